@@ -1,0 +1,1 @@
+"""Question-answering strategies: ARK-V1 (`ark`), chain-of-thought baselines (`cot`)."""

@@ -1,0 +1,95 @@
+"""The ChatModel interface: messages + output spec -> (validated value, raw text, usage)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, Literal, Protocol, Sequence, TypeVar, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T")
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class Sampling(BaseModel):
+    """Decoding parameters; part of the cache key."""
+
+    model_config = ConfigDict(frozen=True)
+
+    temperature: float = Field(0.0, ge=0.0)
+    top_p: float = Field(1.0, gt=0.0, le=1.0)
+    seed: int | None = 0
+    max_tokens: int = Field(512, gt=0)
+
+
+class Usage(BaseModel):
+    """What model calls cost. Adds up with `+` along a run."""
+
+    calls: int = 0
+    cached_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+
+    def __add__(self, other: "Usage") -> "Usage":
+        return Usage(
+            calls=self.calls + other.calls,
+            cached_calls=self.cached_calls + other.cached_calls,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            latency_s=self.latency_s + other.latency_s,
+        )
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Output spec: exactly one of `options`, returned verbatim as a str."""
+
+    options: tuple[str, ...]
+
+    def __init__(self, options: Sequence[str]) -> None:
+        if not options:
+            raise ValueError("Choice needs at least one option")
+        object.__setattr__(self, "options", tuple(dict.fromkeys(options)))
+
+
+OutputSpec = type[BaseModel] | Choice
+
+
+@dataclass(frozen=True)
+class Completion(Generic[T]):
+    value: T
+    raw: str
+    usage: Usage
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """A language model that answers with a typed decision.
+
+    `name` identifies backend and model (e.g. "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf"); it is
+    part of the response-cache key.
+    """
+
+    name: str
+
+    def complete(self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()) -> Completion[Any]:
+        """Return a value of the spec's type: a validated pydantic instance, or one of Choice.options."""
+        ...
+
+
+def output_spec_key(output: OutputSpec) -> dict[str, Any]:
+    """A JSON-able description of an output spec, stable across runs (used for cache keys)."""
+    if isinstance(output, Choice):
+        return {"choice": list(output.options)}
+    return {"schema": output.model_json_schema()}

@@ -1,0 +1,26 @@
+"""Fixtures shared by the whole test suite."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED = REPO_ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The benchmark data that lives beside the repository (../shared); skip when it is absent."""
+    if not SHARED.is_dir():
+        pytest.skip(f"benchmark data not found at {SHARED} (it lies beside the repository as ../shared)")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def colota_dir(shared_dir: Path) -> Path:
+    path = shared_dir / "benchmarks" / "colota"
+    if not (path / "CR-LT-QA.json").is_file():
+        pytest.skip(f"CoLoTa data not found at {path}")
+    return path
