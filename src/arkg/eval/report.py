@@ -1,0 +1,109 @@
+"""Aggregate results files into the paper's Table III and a breakdown by CoLoTa reasoning strategy.
+
+One row ("system") per strategy, model, selection mode, KG and temperature. Only questions answered
+in every run of a system are scored, so that runs stay comparable; the rest are counted in `notes`.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+from arkg.eval.metrics import Scores, describe_undefined, reliability, score_runs
+from arkg.eval.results import GOLD_KG, NO_KG, Record, RunConfig, read_results
+
+
+@dataclass(frozen=True)
+class StrategyAccuracy:
+    """Accuracy on the questions tagged with one CoLoTa reasoning strategy (mean over runs)."""
+
+    questions: int
+    overall_accuracy: float
+    answer_rate: float
+
+
+@dataclass
+class SystemReport:
+    label: str
+    config: RunConfig
+    scores: Scores
+    # Per-question reliability (empty with a single run).
+    reliabilities: list[float]
+    calls_per_question: float
+    tokens_per_question: float
+    failed: int
+    by_reasoning_strategy: dict[str, StrategyAccuracy]
+    notes: list[str] = field(default_factory=list)
+
+
+def system_label(config: RunConfig) -> str:
+    """E.g. "ark · llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf · free"; names the KG unless it is the gold one."""
+    mode = config.settings.get("mode")
+    parts = [config.strategy, config.model, *([str(mode)] if mode else [])]
+    if config.kg not in (GOLD_KG, NO_KG):
+        parts.append(f"kg={config.kg}")
+    return " · ".join(parts)
+
+
+def build_report(paths: Iterable[Path]) -> list[SystemReport]:
+    """One SystemReport per system found in the files (files of the same system are merged)."""
+    groups: dict[tuple, tuple[RunConfig, dict[tuple[str, int], Record]]] = {}
+    for path in paths:
+        results = read_results(path)
+        config = results.config
+        key = (system_label(config), config.temperature, config.dataset_sha256)
+        groups.setdefault(key, (config, {}))[1].update(results.latest())
+    return [_system(config, records) for config, records in groups.values() if records]
+
+
+def _system(config: RunConfig, records: dict[tuple[str, int], Record]) -> SystemReport:
+    by_run: dict[int, dict[str, Record]] = defaultdict(dict)
+    for (question_id, run), record in records.items():
+        by_run[run][question_id] = record
+    runs = [by_run[run] for run in sorted(by_run)]
+    common = set.intersection(*(set(run) for run in runs))
+    notes = []
+    partial = set.union(*(set(run) for run in runs)) - common
+    if partial:
+        notes.append(f"{len(partial)} question(s) answered in only some of the {len(runs)} runs are left out")
+    kept = [{qid: run[qid] for qid in common} for run in runs]
+    answers = [{qid: _yes_no(record.answer) for qid, record in run.items()} for run in kept]
+    gold = {qid: record.gold for qid, record in kept[0].items()}
+    scores = score_runs(answers, gold)
+    notes += describe_undefined(scores)
+    everything = [record for run in kept for record in run.values()]
+    failed = sum(record.error is not None for record in everything)
+    if failed:
+        notes.append(f"{failed} answer(s) failed with an error and count as None")
+    return SystemReport(
+        label=system_label(config),
+        config=config,
+        scores=scores,
+        reliabilities=[reliability([a[qid] for a in answers]) for qid in sorted(common)] if len(runs) > 1 else [],
+        calls_per_question=statistics.fmean(r.usage.calls for r in everything),
+        tokens_per_question=statistics.fmean(r.usage.total_tokens for r in everything),
+        failed=failed,
+        by_reasoning_strategy=_by_reasoning_strategy(kept),
+        notes=notes,
+    )
+
+
+def _yes_no(answer: bool | str | None) -> bool | None:
+    # A free-text answer to a yes/no question is no definite answer.
+    return answer if isinstance(answer, bool) else None
+
+
+def _by_reasoning_strategy(runs: list[dict[str, Record]]) -> dict[str, StrategyAccuracy]:
+    tagged: dict[str, list[str]] = defaultdict(list)
+    for qid, record in runs[0].items():
+        for label in record.reasoning_strategies:
+            tagged[label].append(qid)
+    result = {}
+    for label, qids in sorted(tagged.items()):
+        overall = [statistics.fmean(run[qid].correct for qid in qids) for run in runs]
+        answered = [statistics.fmean(isinstance(run[qid].answer, bool) for qid in qids) for run in runs]
+        result[label] = StrategyAccuracy(len(qids), statistics.fmean(overall), statistics.fmean(answered))
+    return result

@@ -1,0 +1,128 @@
+"""Render system reports as tables (rows of text) and as Markdown or HTML documents."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from pathlib import Path
+
+from arkg.eval.metrics import Spread
+from arkg.eval.plots import save_plots
+from arkg.eval.report import SystemReport
+
+NOT_AVAILABLE = "n/a"
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    footnote: str = ""
+
+
+def percent(spread: Spread | None) -> str:
+    """`57.67 ± 2.68` (mean ± sample std over runs, in %), `59.00` for one run, `n/a` if undefined."""
+    if spread is None:
+        return NOT_AVAILABLE
+    if spread.std is None:
+        return f"{spread.mean * 100:.2f}"
+    return f"{spread.mean * 100:.2f} ± {spread.std * 100:.2f}"
+
+
+def results_table(systems: list[SystemReport]) -> Table:
+    """Shaped like the paper's Table III, one row per system and temperature."""
+    rows = []
+    for system in systems:
+        scores = system.scores
+        rows.append(
+            [
+                system.label,
+                f"{system.config.temperature:g}",
+                str(scores.runs),
+                str(scores.questions),
+                percent(scores.answer_rate),
+                percent(scores.conditional_accuracy),
+                percent(scores.overall_accuracy),
+                NOT_AVAILABLE if scores.reliability is None else f"{scores.reliability:.2f}",
+                f"{system.calls_per_question:.1f}",
+                f"{system.tokens_per_question:,.0f}",
+            ]
+        )
+    return Table(
+        title="Results (cf. ARK-V1 Table III)",
+        header=["System", "T", "Runs", "Questions", "Answer rate %", "Cond. acc. %", "Overall acc. %", "Reliab.",
+                "Calls/q", "Tokens/q"],
+        rows=rows,
+        footnote=(
+            "Mean ± sample standard deviation (ddof = 1) over runs; a single run has no deviation. "
+            "Overall accuracy counts None as wrong. Reliability = mean over questions of 1 − H/log2(3); "
+            "n/a with a single run. Calls and tokens: mean per question and run."
+        ),
+    )
+
+
+def strategy_table(systems: list[SystemReport]) -> Table:
+    """Overall accuracy (%) per CoLoTa reasoning strategy, one column per system."""
+    labels = sorted({label for system in systems for label in system.by_reasoning_strategy})
+    rows = []
+    for label in labels:
+        counts = {s.by_reasoning_strategy[label].questions for s in systems if label in s.by_reasoning_strategy}
+        cells = [
+            f"{s.by_reasoning_strategy[label].overall_accuracy * 100:.1f}" if label in s.by_reasoning_strategy else "–"
+            for s in systems
+        ]
+        rows.append([label, "/".join(map(str, sorted(counts))), *cells])
+    return Table(
+        title="Overall accuracy % by reasoning strategy",
+        header=["Reasoning strategy", "Questions", *(f"{s.label} (T={s.config.temperature:g})" for s in systems)],
+        rows=rows,
+        footnote="A question counts under each of its strategies; mean over runs.",
+    )
+
+
+def notes(systems: list[SystemReport]) -> list[str]:
+    return [f"{system.label} (T={system.config.temperature:g}): {note}" for system in systems for note in system.notes]
+
+
+def to_markdown(tables: list[Table], notes: list[str], images: list[Path]) -> str:
+    parts = ["# Evaluation report", ""]
+    for table in tables:
+        parts += [f"## {table.title}", "", _markdown_row(table.header), _markdown_row(["---"] * len(table.header))]
+        parts += [_markdown_row(row) for row in table.rows]
+        parts += ["", table.footnote, ""] if table.footnote else [""]
+    if notes:
+        parts += ["## Notes", "", *(f"- {note}" for note in notes), ""]
+    if images:
+        parts += ["## Plots", "", *(f"![{image.stem}]({image.name})" for image in images), ""]
+    return "\n".join(parts)
+
+
+def _markdown_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+
+
+def to_html(tables: list[Table], notes: list[str], images: list[Path]) -> str:
+    body = ["<h1>Evaluation report</h1>"]
+    for table in tables:
+        body.append(f"<h2>{html.escape(table.title)}</h2><table>")
+        body.append("<tr>" + "".join(f"<th>{html.escape(cell)}</th>" for cell in table.header) + "</tr>")
+        body += ["<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in table.rows]
+        body.append(f"</table><p>{html.escape(table.footnote)}</p>")
+    if notes:
+        body.append("<h2>Notes</h2><ul>" + "".join(f"<li>{html.escape(note)}</li>" for note in notes) + "</ul>")
+    body += [f'<img src="{html.escape(image.name)}" alt="{html.escape(image.stem)}">' for image in images]
+    style = "table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 6px}img{max-width:48%}"
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>Evaluation report</title>'
+        f"<style>{style}</style></head><body>{''.join(body)}</body></html>\n"
+    )
+
+
+def write_report(systems: list[SystemReport], path: Path, as_html: bool) -> list[Path]:
+    """Write the report document and its plots (PNG files beside it); return every file written."""
+    images = save_plots(systems, path.with_suffix(""))
+    tables = [results_table(systems), strategy_table(systems)]
+    render = to_html if as_html else to_markdown
+    path.write_text(render(tables, notes(systems), images), encoding="utf-8")
+    return [path, *images]

@@ -1,0 +1,157 @@
+"""The results file of an evaluation run: JSON lines, a header then one record per (question, run).
+
+Each record is appended and fsync'ed as soon as its question is done, so a killed process loses
+only the questions in flight. A line cut short by a kill can only be the last one; it is ignored
+when reading and cut off before appending.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from arkg.errors import ArkgError
+from arkg.llm.base import Usage
+
+FORMAT = "arkg-eval/1"
+# RunConfig.kg for the data set's own gold triples, and for strategies that use no KG.
+GOLD_KG = "gold"
+NO_KG = "none"
+
+
+class RunConfig(BaseModel):
+    """What determines a run's answers; a file can only be resumed with the same config.
+
+    Not part of it: how many runs and which questions (a resume may extend both), concurrency.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    format: Literal["arkg-eval/1"] = FORMAT
+    dataset: str
+    dataset_sha256: str
+    kg: str
+    strategy: str
+    model: str
+    temperature: float
+    seed: int
+    max_tokens: int
+    settings: dict[str, Any] = {}
+
+
+class Record(BaseModel):
+    """One question answered in one run."""
+
+    question_id: str
+    run: int
+    seed: int
+    strategy: str
+    model: str
+    settings: dict[str, Any]
+    answer: bool | str | None
+    gold: bool
+    correct: bool
+    reasoning_strategies: list[str]
+    explanation: str = ""
+    usage: Usage
+    elapsed_s: float
+    # Set when the strategy failed (e.g. the model produced no valid output); answer is then None.
+    error: str | None = None
+    trace: Any = None
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return self.question_id, self.run
+
+
+class ResultsFile:
+    """Header and records read from a results file, plus the byte length of its intact part."""
+
+    def __init__(self, path: Path, config: RunConfig, records: list[Record], intact_bytes: int) -> None:
+        self.path = path
+        self.config = config
+        self.records = records
+        self.intact_bytes = intact_bytes
+
+    def latest(self) -> dict[tuple[str, int], Record]:
+        """The last record per (question, run): a re-run after an error replaces the failed record."""
+        return {record.key: record for record in self.records}
+
+
+def read_results(path: Path) -> ResultsFile:
+    """Parse a results file; a malformed line other than a cut-off last line is an error naming it."""
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    config: RunConfig | None = None
+    records: list[Record] = []
+    offset = 0
+    for number, line in enumerate(lines, start=1):
+        is_last = number == len(lines)
+        if not line.strip():
+            offset += len(line) + (0 if is_last else 1)
+            continue
+        try:
+            if config is None:
+                config = RunConfig.model_validate_json(line)
+            else:
+                records.append(Record.model_validate_json(line))
+        except (ValidationError, ValueError) as error:
+            if is_last and config is not None:
+                break  # cut off by a kill while it was being written
+            what = "header" if config is None else "record"
+            raise ArkgError(f"{path}, line {number}: not a valid {what} of an arkg results file ({_first_error(error)})") from None
+        offset += len(line) + (0 if is_last else 1)
+    if config is None:
+        raise ArkgError(f"{path}: empty results file (no header line)")
+    return ResultsFile(path, config, records, offset)
+
+
+def _first_error(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        return f"{'.'.join(map(str, first['loc'])) or 'line'}: {first['msg']}"
+    return str(error)
+
+
+def config_differences(written: RunConfig, wanted: RunConfig) -> list[str]:
+    old, new = written.model_dump(), wanted.model_dump()
+    return [f"{key}: file has {old[key]!r}, this run has {new[key]!r}" for key in old if old[key] != new[key]]
+
+
+class ResultsWriter:
+    """Appends records durably (write, flush, fsync per record); safe to call from several threads."""
+
+    def __init__(self, path: Path, config: RunConfig, resume_from: ResultsFile | None = None) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        if resume_from is None:
+            self._file = path.open("xb")
+            self._write_line(config.model_dump_json())
+        else:
+            self._file = path.open("r+b")
+            self._file.truncate(resume_from.intact_bytes)
+            self._file.seek(resume_from.intact_bytes)
+            if not path.read_bytes().endswith(b"\n"):
+                self._write_line("")
+
+    def append(self, record: Record) -> None:
+        with self._lock:
+            self._write_line(record.model_dump_json())
+
+    def close(self) -> None:
+        self._file.close()
+
+    def _write_line(self, line: str) -> None:
+        self._file.write(line.encode("utf-8") + b"\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def __enter__(self) -> "ResultsWriter":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

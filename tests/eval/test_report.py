@@ -1,0 +1,109 @@
+"""Reports built from results files: Table III figures, the strategy breakdown, documents and plots."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from arkg.errors import ArkgError
+from arkg.eval.metrics import Spread
+from arkg.eval.report import build_report
+from arkg.eval.report_render import percent, results_table, strategy_table, to_markdown, write_report
+from arkg.eval.results import RunConfig
+
+CONFIG = RunConfig(
+    dataset="d.json", dataset_sha256="abc", kg="gold", strategy="ark", model="m",
+    temperature=0.7, seed=0, max_tokens=64, settings={"mode": "free"},
+)
+GOLD = {"S1": True, "S2": False, "S3": True}
+TAGS = {"S1": ["sports"], "S2": ["sports", "historical"], "S3": ["historical"]}
+
+
+def write_results(path: Path, config: RunConfig, runs: list[dict[str, bool | None]], error_on: set = frozenset()) -> Path:
+    lines = [config.model_dump_json()]
+    for run, answers in enumerate(runs):
+        for qid, answer in answers.items():
+            lines.append(json.dumps({
+                "question_id": qid, "run": run, "seed": run, "strategy": config.strategy, "model": config.model,
+                "settings": config.settings, "answer": answer, "gold": GOLD[qid], "correct": answer == GOLD[qid],
+                "reasoning_strategies": TAGS[qid], "usage": {"calls": 4, "prompt_tokens": 100, "completion_tokens": 20},
+                "elapsed_s": 1.0, "error": "ModelError: x" if (qid, run) in error_on else None,
+            }))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_stochastic_system_row_matches_hand_computed_figures(tmp_path: Path) -> None:
+    runs = [{"S1": True, "S2": False, "S3": None}, {"S1": True, "S2": True, "S3": True}]
+    [system] = build_report([write_results(tmp_path / "a.jsonl", CONFIG, runs)])
+    [row] = results_table([system]).rows
+    # answer rate 2/3, 3/3 -> 83.33 ± 23.57; conditional 2/2, 2/3 -> 83.33 ± 23.57; overall 2/3, 2/3 -> 66.67 ± 0.00
+    # reliability: S1 1, S2 (1/2,1/2) 0.3691, S3 (1/2,1/2) 0.3691 -> 0.58
+    assert row == ["ark · m · free", "0.7", "2", "3", "83.33 ± 23.57", "83.33 ± 23.57", "66.67 ± 0.00", "0.58", "4.0", "120"]
+    assert len(system.reliabilities) == 3
+
+
+def test_strategy_breakdown_counts_each_tag(tmp_path: Path) -> None:
+    [system] = build_report([write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True, "S2": True, "S3": True}])])
+    table = strategy_table([system])
+    assert table.rows == [["historical", "2", "50.0"], ["sports", "2", "50.0"]]
+
+
+def test_single_run_reports_no_std_and_reliability_as_undefined(tmp_path: Path) -> None:
+    config = CONFIG.model_copy(update={"temperature": 0.0})
+    [system] = build_report([write_results(tmp_path / "a.jsonl", config, [dict.fromkeys(GOLD, None)])])
+    [row] = results_table([system]).rows
+    assert row[4:8] == ["0.00", "n/a", "0.00", "n/a"]
+    assert any("reliability is undefined" in note for note in system.notes)
+    assert any("conditional accuracy is undefined" in note for note in system.notes)
+
+
+def test_partial_runs_score_only_common_questions_and_errors_are_noted(tmp_path: Path) -> None:
+    runs = [{"S1": True, "S2": False, "S3": True}, {"S1": True}]
+    [system] = build_report([write_results(tmp_path / "a.jsonl", CONFIG, runs, error_on={("S1", 1)})])
+    assert system.scores.questions == 1
+    assert "2 question(s) answered in only some of the 2 runs are left out" in system.notes
+    assert system.failed == 1
+
+
+def test_files_of_different_systems_make_separate_rows(tmp_path: Path) -> None:
+    a = write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True}])
+    cot = CONFIG.model_copy(update={"strategy": "cot", "settings": {}, "kg": "none"})
+    b = write_results(tmp_path / "b.jsonl", cot, [{"S1": False}])
+    assert [s.label for s in build_report([a, b])] == ["ark · m · free", "cot · m"]
+
+
+def test_percent_formatting() -> None:
+    assert percent(Spread(0.5767, 0.0268, 30)) == "57.67 ± 2.68"
+    assert percent(Spread(0.59, None, 1)) == "59.00"
+    assert percent(None) == "n/a"
+
+
+def test_markdown_report_with_plots(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason="plots need the optional extra 'report'")
+    runs = [{"S1": True, "S2": False, "S3": None}, {"S1": True, "S2": True, "S3": True}]
+    systems = build_report([write_results(tmp_path / "a.jsonl", CONFIG, runs)])
+    written = write_report(systems, tmp_path / "report.md", as_html=False)
+    assert [p.name for p in written] == ["report.md", "report-answer-rate-vs-accuracy.png", "report-reliability.png"]
+    assert all(p.stat().st_size > 0 for p in written)
+    text = written[0].read_text(encoding="utf-8")
+    assert "| ark · m · free | 0.7 | 2 | 3 | 83.33 ± 23.57 |" in text
+    assert "![report-reliability](report-reliability.png)" in text
+    html = write_report(systems, tmp_path / "report.html", as_html=True)[0].read_text(encoding="utf-8")
+    assert "<td>83.33 ± 23.57</td>" in html
+
+
+def test_markdown_without_images() -> None:
+    text = to_markdown([strategy_table([])], [], [])
+    assert "## Plots" not in text
+
+
+def test_missing_matplotlib_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    systems = build_report([write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True}])])
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes `import matplotlib` fail
+    with pytest.raises(ArkgError, match=r"pip install 'arkg\[report\]'"):
+        write_report(systems, tmp_path / "report.md", as_html=False)
+    assert not (tmp_path / "report.md").exists()
