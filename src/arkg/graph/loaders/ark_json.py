@@ -1,0 +1,43 @@
+"""The ARK-V1 / CoLoTa graph format: a JSON list of `[head, tail, {"relation": r, ...props}]`.
+
+The list is either the whole document or sits under a "graph" key (as in the ARK-V1 examples,
+where the question travels with its graph). Records are numbered from 1 in error messages.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+from arkg.errors import LoadError
+from arkg.graph.loaders._common import Record, name_field, props_field, utf8_text
+
+_SHAPE = '[head, tail, {"relation": r, ...props}]'
+
+
+def read(path: Path) -> Iterator[Record]:
+    text = utf8_text(path)
+    if not text.strip():
+        return
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise LoadError(path, f"line {error.lineno}, column {error.colno}", f"malformed JSON: {error.msg}") from None
+    edges = document.get("graph") if isinstance(document, dict) else document
+    if not isinstance(edges, list):
+        raise LoadError(path, None, f'expected a JSON list of {_SHAPE} records, or an object with one under "graph"')
+    for number, record in enumerate(edges, 1):
+        where = f"record {number}"
+        if not isinstance(record, list) or len(record) != 3:
+            raise LoadError(path, where, f"expected {_SHAPE}, got {json.dumps(record, ensure_ascii=False)[:80]}")
+        head, tail, attributes = record
+        if not isinstance(attributes, dict) or "relation" not in attributes:
+            raise LoadError(path, where, f'the third item must be an object with a "relation" key: {_SHAPE}')
+        props = {key: value for key, value in attributes.items() if key != "relation"}
+        yield (
+            name_field(head, "head", path, where),
+            name_field(attributes["relation"], "relation", path, where),
+            name_field(tail, "tail", path, where),
+            props_field(props, path, where),
+        )

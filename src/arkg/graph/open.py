@@ -1,0 +1,27 @@
+"""Turn a graph spec (what a user types after --kg) into a KnowledgeGraph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arkg.data import sample_graph_path
+from arkg.graph.model import KnowledgeGraph
+from arkg.graph.sparql import SCHEMAS, SparqlGraph
+from arkg.graph.sqlite_store import SQLiteGraph
+
+
+def open_graph(spec: str | Path | None) -> KnowledgeGraph:
+    """Open the KG a spec names.
+
+    - None: the bundled sample KG, loaded into an in-memory store;
+    - `wikidata:URL` or `rdf:URL`: a SPARQL endpoint read with that schema (English labels);
+    - a path: an existing arkg SQLite store (never created here: a typo must not yield an empty KG).
+    """
+    if spec is None:
+        graph = SQLiteGraph()
+        graph.load(sample_graph_path())
+        return graph
+    schema, _, endpoint = str(spec).partition(":")
+    if schema in SCHEMAS and endpoint:
+        return SparqlGraph(endpoint, schema)
+    return SQLiteGraph(spec, create=False)

@@ -1,0 +1,445 @@
+"""The embedded property-graph store: SQLite, in a file or in memory.
+
+Schema: entity and relation names are interned to integer ids, so an edge is four integers and an
+optional JSON object of props.
+
+    entities(id, name)            unique index on name
+    relations(id, name)           unique name
+    edges(id, head, rel, tail, props)
+        edges_out(head, rel), edges_in(tail, rel): every lookup is an index range, never a scan.
+        No uniqueness on (head, rel, tail): parallel edges are all kept.
+    entity_search                 FTS5 trigram index of folded entity names (search_entities)
+    sources                       the files loaded, by content digest (lets a repeated load be skipped)
+    meta                          bookkeeping (how far entity_search is built)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from itertools import islice
+from pathlib import Path
+from types import TracebackType
+
+from rapidfuzz import fuzz, process
+
+from arkg.errors import ArkgError, LoadError
+from arkg.graph.loaders import Record, detect_format, read_records
+from arkg.graph.matching import fold, rank
+from arkg.graph.model import Direction, KGStats, Match, PropValue, Triple
+
+APPLICATION_ID = 0x61726B67  # "arkg": marks a SQLite file as an arkg store
+SCHEMA_VERSION = 1
+BATCH_SIZE = 20_000
+
+_TABLES = """
+CREATE TABLE entities (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE relations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE edges (
+    id INTEGER PRIMARY KEY,
+    head INTEGER NOT NULL,
+    rel INTEGER NOT NULL,
+    tail INTEGER NOT NULL,
+    props TEXT
+);
+CREATE TABLE sources (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    format TEXT NOT NULL,
+    triples INTEGER NOT NULL,
+    loaded_at TEXT NOT NULL
+);
+CREATE INDEX sources_digest ON sources(digest);
+CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE VIRTUAL TABLE entity_search USING fts5(name, tokenize = 'trigram', content = '');
+"""
+
+# Dropped while bulk-loading into an empty store and rebuilt after: sorting once is much faster
+# than millions of random B-tree inserts.
+_LOOKUP_INDEXES = {
+    "entities_name": "CREATE UNIQUE INDEX entities_name ON entities(name)",
+    "edges_out": "CREATE INDEX edges_out ON edges(head, rel)",
+    "edges_in": "CREATE INDEX edges_in ON edges(tail, rel)",
+}
+
+_ENTITY_ID = "(SELECT id FROM entities WHERE name = :entity)"
+_RELATION_ID = "(SELECT id FROM relations WHERE name = :relation)"
+_OUT, _IN = f"e.head = {_ENTITY_ID}", f"e.tail = {_ENTITY_ID}"
+
+
+def _distinct_relations_sql(column: str) -> str:
+    """Distinct relations of the entity's edges, one index seek per relation (a loose index scan).
+
+    A plain DISTINCT reads every edge of a hub entity (4x slower for 20k edges of 1,000 relations).
+    """
+    return f"""
+    WITH RECURSIVE entity(id) AS MATERIALIZED (SELECT id FROM entities WHERE name = :entity),
+    found(rel) AS (
+        SELECT (SELECT min(rel) FROM edges WHERE {column} = (SELECT id FROM entity))
+        UNION ALL
+        SELECT (SELECT min(rel) FROM edges WHERE {column} = (SELECT id FROM entity) AND rel > found.rel)
+        FROM found WHERE found.rel IS NOT NULL
+    )
+    SELECT r.name FROM found JOIN relations r ON r.id = found.rel ORDER BY r.name"""
+
+
+_RELATIONS_SQL = {Direction.OUT: _distinct_relations_sql("head"), Direction.IN: _distinct_relations_sql("tail")}
+_WITH_RELATION = f"e.rel = {_RELATION_ID}"
+_TRIPLES_SQL = {
+    direction: (
+        "SELECT h.name, t.name, e.props FROM edges e"
+        " JOIN entities h ON h.id = e.head JOIN entities t ON t.id = e.tail"
+        f" WHERE {where} ORDER BY e.id"
+    )
+    for direction, where in {
+        Direction.OUT: f"{_OUT} AND {_WITH_RELATION}",
+        Direction.IN: f"{_IN} AND {_WITH_RELATION}",
+        # Each branch of the OR is one index range; a self-loop edge is still returned once.
+        Direction.BOTH: f"({_OUT} AND {_WITH_RELATION} OR {_IN} AND {_WITH_RELATION})",
+    }.items()
+}
+_SEARCH_SQL = (
+    "SELECT name FROM entities WHERE id IN (SELECT rowid FROM entity_search WHERE entity_search MATCH ? LIMIT ?)"
+)
+_RANKED_SEARCH_SQL = (
+    "SELECT name FROM entities WHERE id IN"
+    " (SELECT rowid FROM entity_search WHERE entity_search MATCH ? ORDER BY rank LIMIT ?)"
+)
+
+_TRIGRAM = 3  # the FTS5 trigram index cannot match anything shorter
+_PHRASE_CANDIDATES = 200
+_TYPO_CANDIDATES = 300
+_CONFIDENT_SCORE = 90.0
+# Up to this many entities a poorly matched query is compared with every name (milliseconds), which
+# finds what trigram candidates miss, e.g. transposed letters in a short name ("Wasraw").
+_SCAN_ALL_UP_TO = 50_000
+
+
+class SQLiteGraph:
+    """A KnowledgeGraph stored in SQLite.
+
+    `SQLiteGraph()` is an empty in-memory store; `SQLiteGraph("kg.db")` opens that file, creating
+    an empty store when it does not exist (pass `create=False` to require an existing store).
+    A connection may be shared by threads that read.
+    """
+
+    def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
+        self.path = str(path)
+        self._folded_names: tuple[int, list[str], list[str]] | None = None
+        in_memory = self.path == ":memory:"
+        exists = not in_memory and Path(path).is_file() and Path(path).stat().st_size > 0
+        if not in_memory and not exists and not create:
+            raise ArkgError(f"{self.path}: no such KG store; create one with `arkg kg load FILE --db {self.path}`")
+        try:
+            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise ArkgError(f"{self.path}: cannot open the KG store ({error})") from None
+        try:
+            self._prepare()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    def _prepare(self) -> None:
+        try:
+            application_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
+            has_tables = self._conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
+        except sqlite3.DatabaseError:
+            raise ArkgError(f"{self.path}: not an arkg KG store (not an SQLite database)") from None
+        if application_id == APPLICATION_ID:
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version != SCHEMA_VERSION:
+                raise ArkgError(f"{self.path}: KG store schema version {version}, this arkg reads {SCHEMA_VERSION}")
+        elif has_tables or application_id != 0:
+            raise ArkgError(f"{self.path}: not an arkg KG store (an SQLite database with other tables)")
+        self._conn.executescript("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
+        if application_id != APPLICATION_ID:
+            indexes = "".join(f"{statement};\n" for statement in _LOOKUP_INDEXES.values())
+            self._conn.executescript(
+                f"BEGIN; {_TABLES} {indexes} PRAGMA application_id = {APPLICATION_ID};"
+                f" PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+            )
+        self._conn.create_function("arkg_fold", 1, fold, deterministic=True)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> SQLiteGraph:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"SQLiteGraph({self.path!r})"
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def add_triples(self, triples: Iterable[Triple]) -> int:
+        """Add the triples in one transaction (all or nothing); returns how many were added."""
+        with self._write_transaction():
+            return self._bulk_insert(((t.head, t.relation, t.tail, t.props) for t in triples), progress=None)
+
+    def load(self, path: str | Path, format: str | None = None, progress: Callable[[int], None] | None = None) -> int:
+        """Load a file (format from its extension unless given) in one transaction.
+
+        `progress` is called with the number of triples read so far, after each batch. On any
+        error the transaction is rolled back, the store is exactly as before, and a LoadError
+        names the file, the line or record, and the reason. Returns the number of triples.
+        """
+        path = Path(path)
+        format = format or detect_format(path)
+        digest = _file_digest(path)
+        try:
+            with self._write_transaction():
+                count = self._bulk_insert(read_records(path, format), progress)
+                self._conn.execute(
+                    "INSERT INTO sources(path, digest, format, triples, loaded_at) VALUES (?, ?, ?, ?, ?)",
+                    (str(path.resolve()), digest, format, count, datetime.now(UTC).isoformat(timespec="seconds")),
+                )
+        except sqlite3.Error as error:
+            raise LoadError(path, None, f"database error: {error}") from None
+        return count
+
+    def has_loaded(self, path: str | Path) -> bool:
+        """True iff a file with exactly this content was loaded before (wherever it lay then)."""
+        row = self._conn.execute("SELECT 1 FROM sources WHERE digest = ?", (_file_digest(Path(path)),)).fetchone()
+        return row is not None
+
+    def _bulk_insert(self, records: Iterable[Record], progress: Callable[[int], None] | None) -> int:
+        """Insert inside the caller's transaction; returns the number of records."""
+        empty = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM entities)")
+        if empty:
+            for index in _LOOKUP_INDEXES:
+                self._conn.execute(f"DROP INDEX {index}")
+        writer = _EdgeWriter(self._conn, look_up_existing=not empty)
+        count = 0
+        iterator = iter(records)
+        while batch := list(islice(iterator, BATCH_SIZE)):
+            writer.write(batch)
+            count += len(batch)
+            if progress is not None:
+                progress(count)
+        if empty:
+            for statement in _LOOKUP_INDEXES.values():
+                self._conn.execute(statement)
+        return count
+
+    @contextmanager
+    def _write_transaction(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            if self._conn.in_transaction:  # SQLite may already have rolled back (disk full, I/O error)
+                self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def is_head(self, entity: str) -> bool:
+        sql = f"SELECT EXISTS (SELECT 1 FROM edges WHERE head = {_ENTITY_ID})"
+        return bool(self._conn.execute(sql, {"entity": entity}).fetchone()[0])
+
+    def has_entity(self, entity: str) -> bool:
+        # Entities are only ever created with an edge (loads are atomic), so a name is enough.
+        sql = "SELECT EXISTS (SELECT 1 FROM entities WHERE name = ?)"
+        return bool(self._conn.execute(sql, (entity,)).fetchone()[0])
+
+    def relations(self, entity: str, direction: Direction = Direction.OUT) -> list[str]:
+        if direction == Direction.BOTH:
+            return sorted(set(self.relations(entity, Direction.OUT)) | set(self.relations(entity, Direction.IN)))
+        return [name for (name,) in self._conn.execute(_RELATIONS_SQL[direction], {"entity": entity})]
+
+    def triples(self, entity: str, relation: str, direction: Direction = Direction.OUT) -> list[Triple]:
+        rows = self._conn.execute(_TRIPLES_SQL[direction], {"entity": entity, "relation": relation})
+        return [Triple(head, relation, tail, _decode_props(props)) for head, tail, props in rows]
+
+    def iter_triples(self) -> Iterator[Triple]:
+        """Every edge, in insertion order."""
+        rows = self._conn.execute(
+            "SELECT h.name, r.name, t.name, e.props FROM edges e JOIN entities h ON h.id = e.head"
+            " JOIN relations r ON r.id = e.rel JOIN entities t ON t.id = e.tail ORDER BY e.id"
+        )
+        for head, relation, tail, props in rows:
+            yield Triple(head, relation, tail, _decode_props(props))
+
+    def stats(self) -> KGStats:
+        return KGStats(
+            triples=self._scalar("SELECT count(*) FROM edges"),
+            entities=self._scalar("SELECT count(*) FROM entities"),
+            heads=self._scalar("SELECT count(DISTINCT head) FROM edges"),
+            relations=self._scalar("SELECT count(*) FROM relations"),
+        )
+
+    def _scalar(self, sql: str) -> int:
+        return self._conn.execute(sql).fetchone()[0]
+
+    # -- fuzzy search ------------------------------------------------------------------------
+
+    def search_entities(self, text: str, k: int = 5) -> list[Match]:
+        """The k entity names closest to `text` (case and accents barely matter), best first.
+
+        Candidates: the exact name; names containing the folded query (trigram index); when none
+        of those is a confident match, every name of a small graph, or in a large one the names
+        sharing pieces of the query. Only these candidates are ranked with rapidfuzz.
+        """
+        folded = fold(text)
+        if k <= 0 or not folded:
+            return []
+        candidates = self._exact_or_prefixed(text, prefixes=len(folded) < _TRIGRAM)
+        if len(folded) >= _TRIGRAM:
+            self.build_search_index()
+            candidates.update(self._containing(folded))
+        matches = rank(text, candidates, k)
+        if matches and matches[0].score >= _CONFIDENT_SCORE:
+            return matches
+        newest = self._scalar("SELECT coalesce(max(id), 0) FROM entities")
+        if newest <= _SCAN_ALL_UP_TO:
+            candidates.update(self._all_names_close_to(folded, newest))
+        elif len(folded) >= _TRIGRAM:
+            typo_query = " OR ".join(_fts_phrase(piece) for piece in _pieces(folded))
+            candidates.update(self._search(_RANKED_SEARCH_SQL, typo_query, _TYPO_CANDIDATES))
+        return rank(text, candidates, k)
+
+    def search_relations(self, entity: str, text: str, k: int = 5, direction: Direction = Direction.OUT) -> list[Match]:
+        return rank(text, self.relations(entity, direction), k)
+
+    def build_search_index(self) -> None:
+        """Index the entity names added since the last build (search_entities does this on demand)."""
+        indexed = self._scalar("SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'")
+        newest = self._scalar("SELECT coalesce(max(id), 0) FROM entities")
+        if newest <= indexed:
+            return
+        with self._write_transaction():
+            self._conn.execute(
+                "INSERT INTO entity_search(rowid, name) SELECT id, arkg_fold(name) FROM entities WHERE id > ?",
+                (indexed,),
+            )
+            self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('search_indexed', ?)", (newest,))
+
+    def _exact_or_prefixed(self, text: str, prefixes: bool) -> set[str]:
+        """The entity named exactly `text`, and, for short queries, names starting with it."""
+        found = {name for (name,) in self._conn.execute("SELECT name FROM entities WHERE name = ?", (text,))}
+        if prefixes:
+            for prefix in {text, text.lower(), text.capitalize(), text.upper()}:
+                rows = self._conn.execute(
+                    "SELECT name FROM entities WHERE name >= ? AND name < ? ORDER BY name LIMIT 50",
+                    (prefix, prefix + "\U0010ffff"),
+                )
+                found.update(name for (name,) in rows)
+        return found
+
+    def _all_names_close_to(self, folded: str, newest: int, limit: int = 50) -> list[str]:
+        """The names of a small graph closest to the folded query (folded names cached per version)."""
+        if self._folded_names is None or self._folded_names[0] != newest:
+            names = [name for (name,) in self._conn.execute("SELECT name FROM entities")]
+            self._folded_names = (newest, names, [fold(name) for name in names])
+        _, names, folded_names = self._folded_names
+        best = process.extract(folded, folded_names, scorer=fuzz.WRatio, limit=limit)
+        return [names[index] for _, _, index in best]
+
+    def _containing(self, folded: str) -> list[str]:
+        """Names containing the folded text: all of them when few, else the best by bm25 rank.
+
+        Ranking costs a score for every match, so it is only paid for common substrings.
+        """
+        names = self._search(_SEARCH_SQL, _fts_phrase(folded), _PHRASE_CANDIDATES)
+        if len(names) < _PHRASE_CANDIDATES:
+            return names
+        return self._search(_RANKED_SEARCH_SQL, _fts_phrase(folded), _PHRASE_CANDIDATES)
+
+    def _search(self, sql: str, fts_query: str, limit: int) -> list[str]:
+        return [name for (name,) in self._conn.execute(sql, (fts_query, limit))]
+
+
+class _EdgeWriter:
+    """Interns names to ids and appends edges, batch by batch, inside the caller's transaction."""
+
+    def __init__(self, conn: sqlite3.Connection, look_up_existing: bool) -> None:
+        self._conn = conn
+        self._entities = _Interner(conn, "entities", look_up_existing)
+        self._relations = _Interner(conn, "relations", look_up_existing=True)
+
+    def write(self, records: list[Record]) -> None:
+        # One comprehension with bound lookups: per-record Python work is what limits a bulk load.
+        entity_id, new_entity = self._entities.ids.get, self._entities.add
+        relation_id, new_relation = self._relations.ids.get, self._relations.add
+        edges = [
+            (
+                entity_id(head) or new_entity(head),
+                relation_id(relation) or new_relation(relation),
+                entity_id(tail) or new_entity(tail),
+                _encode_props(props) if props else None,
+            )
+            for head, relation, tail, props in records
+        ]
+        self._entities.flush()
+        self._relations.flush()
+        self._conn.executemany("INSERT INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)", edges)
+
+
+class _Interner:
+    """name -> id for one table, remembering the names of this load in memory."""
+
+    def __init__(self, conn: sqlite3.Connection, table: str, look_up_existing: bool) -> None:
+        self._conn = conn
+        self._lookup = f"SELECT id FROM {table} WHERE name = ?" if look_up_existing else None
+        self._insert = f"INSERT INTO {table}(id, name) VALUES (?, ?)"
+        self._next_id = conn.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
+        self._pending: list[tuple[int, str]] = []
+        self.ids: dict[str, int] = {}
+
+    def add(self, name: str) -> int:
+        """The id of a name not seen before in this load (ids start at 1, so `ids.get(name) or add(name)`)."""
+        row = self._conn.execute(self._lookup, (name,)).fetchone() if self._lookup else None
+        if row is None:
+            row = (self._next_id,)
+            self._next_id += 1
+            self._pending.append((row[0], name))
+        self.ids[name] = row[0]
+        return row[0]
+
+    def flush(self) -> None:
+        """Insert the names added since the last flush."""
+        self._conn.executemany(self._insert, self._pending)
+        self._pending.clear()
+
+
+def _encode_props(props: dict[str, PropValue]) -> str:
+    return json.dumps(props, ensure_ascii=False, separators=(",", ":"))
+
+
+def _decode_props(props: str | None) -> dict[str, PropValue]:
+    return json.loads(props) if props else {}
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        with path.open("rb") as stream:
+            return hashlib.file_digest(stream, "sha256").hexdigest()
+    except FileNotFoundError:
+        raise LoadError(path, None, "no such file") from None
+    except OSError as error:
+        raise LoadError(path, None, f"cannot read the file: {error.strerror or error}") from None
+
+
+def _fts_phrase(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _pieces(folded: str, count: int = 8) -> list[str]:
+    """Overlapping pieces of the query, short enough that a typo spares most of them."""
+    size = 4 if len(folded) < 10 else 5
+    starts = range(0, max(len(folded) - size, 0) + 1, 2)
+    pieces = [folded[start : start + size] for start in starts]
+    step = max(len(pieces) // count, 1)
+    return [piece for piece in pieces[::step] if len(piece.strip()) >= _TRIGRAM][:count]
