@@ -1,0 +1,512 @@
+"""ARK-V1 (paper Section III, Fig. 1): explore the KG one anchor and relation at a time, then answer.
+
+The loop is a state machine over the paper's nodes 1-11. Each node is one method of `_Run` that
+returns the next node; the five branching points are the route functions of `ark_routes`, one per
+equation of the paper.
+
+    agent = Agent(kg, model, ArkSettings(mode=SelectionMode.FREE))
+    result = agent.ask("Is Yui Yuigahama's pet a corgi?")
+    result.answer          # True / False / None (None: the KG did not settle it)
+    result.trace           # ArkTrace: every node, attempt, retrieval and model call
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from arkg.agents import ark_replies as replies
+from arkg.agents.ark_routes import route_anchor, route_continue, route_reasoning, route_relation, route_relations
+from arkg.agents.ark_settings import ArkSettings, EdgeSet, QuestionKind, SelectionMode
+from arkg.agents.ark_trace import (
+    AnchorAttempt,
+    ArkTrace,
+    Cleanup,
+    Event,
+    FinalAnswer,
+    ModelCall,
+    Node,
+    Purpose,
+    ReasoningAttempt,
+    RelationAttempt,
+    RelationOutcome,
+    RelationsRetrieved,
+    StopReason,
+    TripleRecord,
+    TriplesRetrieved,
+)
+from arkg.agents.base import Answer, Result
+from arkg.agents.candidates import entities_in_question, rank_by_question
+from arkg.agents.prompts import load_prompt
+from arkg.agents.question import is_yes_no_question
+from arkg.agents.triple_keys import TripleKeys, triple_text
+from arkg.graph.model import Direction, KnowledgeGraph, Triple
+from arkg.llm.base import ChatModel, Choice, Message, OutputSpec, Sampling
+
+# The constrained-mode option that stands for the paper's empty relation choice r = ∅.
+ANOTHER_ANCHOR = "none of these: choose another entity"
+CLOSEST_SHOWN = 5
+
+
+EventCallback = Callable[[Event], None]
+
+
+class Agent:
+    """The ARK-V1 strategy over any KnowledgeGraph and ChatModel (satisfies the Strategy protocol)."""
+
+    name = "ark"
+
+    def __init__(
+        self,
+        kg: KnowledgeGraph,
+        model: ChatModel,
+        settings: ArkSettings | None = None,
+        on_event: EventCallback | None = None,
+    ) -> None:
+        self.kg = kg
+        self.model = model
+        self.settings = settings or ArkSettings()
+        self.on_event = on_event
+
+    def ask(self, question: str) -> Result:
+        return _Run(self, question).execute()
+
+
+@dataclass(frozen=True)
+class _RelationOption:
+    """A relation as offered to the model: outgoing, or incoming (shown as "<relation> (incoming)")."""
+
+    relation: str
+    direction: Direction
+
+    @property
+    def label(self) -> str:
+        return self.relation if self.direction is Direction.OUT else f"{self.relation} (incoming)"
+
+
+@dataclass
+class _Step:
+    """The reasoning step k in progress; attempt counters are the paper's c, one per decision."""
+
+    k: int
+    anchor_candidates: list[str] = field(default_factory=list)
+    anchor: str = ""
+    anchor_attempts: int = 0
+    relations: dict[str, _RelationOption] = field(default_factory=dict)  # label -> option, best first
+    relation: _RelationOption | None = None
+    relation_attempts: int = 0
+    triples: dict[str, TripleRecord] = field(default_factory=dict)  # key -> triple shown
+    triples_not_shown: int = 0
+    context_before_reasoning: int = 0
+    reasoning_attempts: int = 0
+    reasoning: ReasoningAttempt | None = None
+    feedback: str = ""  # told to the next attempt of the current decision
+
+
+@dataclass(frozen=True)
+class _FinishedStep:
+    anchor: str
+    relation: str
+    cited: tuple[TripleRecord, ...]
+    implication: str
+
+
+class _Run:
+    """One question: the message context, the step in progress, and the trace."""
+
+    def __init__(self, agent: Agent, question: str) -> None:
+        self.kg = agent.kg
+        self.model = agent.model
+        self.settings = agent.settings
+        self.on_event = agent.on_event
+        self.question = question
+        kind = self.settings.question_kind
+        yes_no = is_yes_no_question(question) if kind is QuestionKind.AUTO else kind is QuestionKind.YES_NO
+        self.trace = ArkTrace(question=question, yes_no=yes_no, model=self.model.name, settings=self.settings)
+        self.constrained = self.settings.mode is SelectionMode.CONSTRAINED
+        self.directions = [Direction.OUT] if self.settings.edges is EdgeSet.OUT else [Direction.OUT, Direction.IN]
+        # E_head of eq. (2); with incoming edges too, every entity with an edge can be explored.
+        self.explorable: Callable[[str], bool] = (
+            self.kg.is_head if self.settings.edges is EdgeSet.OUT else self.kg.has_entity
+        )
+        self.keys = TripleKeys()
+        self.messages: list[Message] = []
+        self.finished: list[_FinishedStep] = []
+        self.step = _Step(k=0)
+        self.stop_reason = StopReason.DONE
+
+    # The loop ---------------------------------------------------------------------------------------
+
+    def execute(self) -> Result:
+        nodes: dict[Node, Callable[[], Node]] = {
+            Node.INIT: self.init,
+            Node.NEW_STEP: self.new_step,
+            Node.PROMPT_ANCHOR: self.prompt_anchor,
+            Node.SELECT_ANCHOR: self.select_anchor,
+            Node.RETRIEVE_RELATIONS: self.retrieve_relations,
+            Node.PROMPT_RELATION: self.prompt_relation,
+            Node.SELECT_RELATION: self.select_relation,
+            Node.RETRIEVE_TRIPLES: self.retrieve_triples,
+            Node.REASON: self.reason,
+            Node.CLEANUP: self.cleanup,
+        }
+        node = Node.INIT
+        while node is not Node.FINAL_ANSWER:
+            self.trace.nodes.append(node)
+            node = nodes[node]()
+        self.trace.nodes.append(Node.FINAL_ANSWER)
+        return self.final_answer()
+
+    # Node 1
+    def init(self) -> Node:
+        self.messages = self.base_context()
+        return Node.NEW_STEP
+
+    # Node 2
+    def new_step(self) -> Node:
+        self.step = _Step(k=self.step.k + 1)
+        return Node.PROMPT_ANCHOR
+
+    # Node 3
+    def prompt_anchor(self) -> Node:
+        prompt = load_prompt("ark_anchor")
+        if self.constrained:
+            self.step.anchor_candidates = self.anchor_candidates()
+            instruction = prompt.part("constrained", candidates=_bullets(self.step.anchor_candidates))
+        else:
+            instruction = prompt.part("free")
+        self.say(prompt.render(step=self.step.k, feedback=self.step.feedback, instruction=instruction))
+        return Node.SELECT_ANCHOR
+
+    # Node 4
+    def select_anchor(self) -> Node:
+        step = self.step
+        step.anchor_attempts += 1
+        if self.constrained and not step.anchor_candidates:
+            self.stop_reason = StopReason.NO_ANCHOR
+            return Node.FINAL_ANSWER
+        if self.constrained:
+            proposed, call = self.decide(Choice(step.anchor_candidates), Purpose.ANCHOR, step.anchor_attempts)
+        else:
+            reply, call = self.decide(replies.AnchorReply, Purpose.ANCHOR, step.anchor_attempts)
+            proposed = reply.anchor_entity.strip()
+        valid = bool(proposed) and self.explorable(proposed)
+        step.feedback = "" if valid else self.anchor_feedback(proposed)
+        if valid:
+            step.anchor = proposed
+        self.record(
+            AnchorAttempt(
+                step=step.k,
+                attempt=step.anchor_attempts,
+                candidates=list(step.anchor_candidates),
+                proposed=proposed,
+                valid=valid,
+                feedback=step.feedback or None,
+                call=call,
+            )
+        )
+        node = route_anchor(valid, step.anchor_attempts, self.settings.c_max)
+        if node is Node.FINAL_ANSWER:
+            self.stop_reason = StopReason.C_MAX_ANCHOR
+        return node
+
+    # Node 5
+    def retrieve_relations(self) -> Node:
+        step = self.step
+        options = [
+            _RelationOption(relation, direction)
+            for direction in self.directions
+            for relation in self.kg.relations(step.anchor, direction)
+        ]
+        by_label = {option.label: option for option in options}
+        step.relations = {label: by_label[label] for label in rank_by_question(by_label, self.question)}
+        step.relation_attempts = 0
+        shown = self.relations_shown()
+        self.record(
+            RelationsRetrieved(
+                step=step.k, anchor=step.anchor, offered=shown, not_shown=len(step.relations) - len(shown)
+            )
+        )
+        node = route_relations(list(step.relations))
+        if node is Node.PROMPT_ANCHOR:
+            step.feedback = load_prompt("ark_feedback").part("anchor_without_relations", anchor=step.anchor)
+        return node
+
+    # Node 6
+    def prompt_relation(self) -> Node:
+        step = self.step
+        prompt = load_prompt("ark_relation")
+        shown = self.relations_shown()
+        hidden = len(step.relations) - len(shown)
+        lines = _bullets([*shown, f"({hidden} more not shown)"] if hidden else shown)
+        if self.constrained:
+            lines += "\n" + _bullets([ANOTHER_ANCHOR])
+        instruction = prompt.part("constrained" if self.constrained else "free")
+        self.say(
+            prompt.render(
+                step=step.k, anchor=step.anchor, relations=lines, feedback=step.feedback, instruction=instruction
+            )
+        )
+        return Node.SELECT_RELATION
+
+    # Node 7
+    def select_relation(self) -> Node:
+        step = self.step
+        step.relation_attempts += 1
+        if self.constrained:
+            options = Choice([*self.relations_shown(), ANOTHER_ANCHOR])
+            proposed, call = self.decide(options, Purpose.RELATION, step.relation_attempts)
+            proposed = "" if proposed == ANOTHER_ANCHOR else proposed
+        else:
+            reply, call = self.decide(replies.RelationReply, Purpose.RELATION, step.relation_attempts)
+            proposed = reply.relation.strip()
+        outcome: RelationOutcome = "empty" if not proposed else "valid" if proposed in step.relations else "invalid"
+        step.feedback = self.relation_feedback(proposed) if outcome == "invalid" else ""
+        if outcome == "valid":
+            step.relation = step.relations[proposed]
+        elif outcome == "empty" and len(step.anchor_candidates) > 1:
+            # The model declined every relation of this anchor: do not offer the anchor again this step.
+            step.anchor_candidates.remove(step.anchor)
+        self.record(
+            RelationAttempt(
+                step=step.k,
+                attempt=step.relation_attempts,
+                anchor=step.anchor,
+                proposed=proposed,
+                outcome=outcome,
+                feedback=step.feedback or None,
+                call=call,
+            )
+        )
+        node = route_relation(outcome, step.relation_attempts, self.settings.c_max, step.anchor_attempts)
+        if node is Node.FINAL_ANSWER:
+            self.stop_reason = StopReason.C_MAX_ANCHOR if outcome == "empty" else StopReason.C_MAX_RELATION
+        return node
+
+    # Node 8
+    def retrieve_triples(self) -> Node:
+        step = self.step
+        if step.reasoning_attempts:
+            # A retry starts clean: the failed reasoning reply and its prompt leave the context.
+            del self.messages[step.context_before_reasoning :]
+            return Node.REASON
+        assert step.relation is not None
+        triples = self.kg.triples(step.anchor, step.relation.relation, step.relation.direction)
+        shown = triples
+        if len(triples) > self.settings.max_triples_shown:
+            # Too many to show: keep those closest to the question's words (e.g. a tail it names).
+            by_text = {triple_text(triple): triple for triple in triples}
+            ranked = rank_by_question(by_text, self.question)
+            shown = [by_text[text] for text in ranked[: self.settings.max_triples_shown]]
+        incoming = step.relation.direction is Direction.IN
+        step.triples = {record.key: record for record in (self.triple_record(t, incoming) for t in shown)}
+        step.triples_not_shown = len(triples) - len(shown)
+        step.context_before_reasoning = len(self.messages)
+        self.record(
+            TriplesRetrieved(
+                step=step.k,
+                anchor=step.anchor,
+                relation=step.relation.label,
+                triples=list(step.triples.values()),
+                not_shown=step.triples_not_shown,
+            )
+        )
+        return Node.REASON
+
+    # Node 9
+    def reason(self) -> Node:
+        step = self.step
+        assert step.relation is not None
+        step.reasoning_attempts += 1
+        prompt = load_prompt("ark_reasoning")
+        facts = [f"{key}: {triple_text(record.as_triple())}" for key, record in step.triples.items()]
+        if step.triples_not_shown:
+            facts.append(f"({step.triples_not_shown} more not shown)")
+        keys = tuple(step.triples)
+        self.say(
+            prompt.render(
+                step=step.k,
+                anchor=step.anchor,
+                relation=step.relation.label,
+                facts="\n".join(facts) or "(none)",
+                feedback=step.feedback,
+                keys=", ".join(keys) or "none",
+            )
+        )
+        output = replies.reasoning_reply_for(keys) if self.constrained and keys else replies.ReasoningReply
+        reply, call = self.decide(output, Purpose.REASONING, step.reasoning_attempts)
+        invalid = [key for key in reply.cited_keys if key not in step.triples]
+        step.feedback = load_prompt("ark_feedback").part("invalid_keys", keys=", ".join(keys) or "none") if invalid else ""
+        step.reasoning = ReasoningAttempt(
+            step=step.k,
+            attempt=step.reasoning_attempts,
+            cited_keys=list(reply.cited_keys),
+            implication=reply.implication.strip(),
+            continue_exploring=reply.continue_exploring,
+            invalid_keys=invalid,
+            call=call,
+        )
+        self.record(step.reasoning)
+        node = route_reasoning(not invalid, step.reasoning_attempts, self.settings.c_max)
+        if node is Node.FINAL_ANSWER:
+            self.stop_reason = StopReason.C_MAX_REASONING
+        return node
+
+    # Node 10
+    def cleanup(self) -> Node:
+        step = self.step
+        assert step.relation is not None and step.reasoning is not None
+        self.finished.append(
+            _FinishedStep(
+                anchor=step.anchor,
+                relation=step.relation.label,
+                cited=tuple(step.triples[key] for key in dict.fromkeys(step.reasoning.cited_keys)),
+                implication=step.reasoning.implication,
+            )
+        )
+        summary = self.summary()
+        self.messages = [*self.base_context(), Message(role="user", content=summary)]
+        self.record(Cleanup(step=step.k, summary=summary))
+        continue_exploring = step.reasoning.continue_exploring
+        node = route_continue(step.k, self.settings.k_max, continue_exploring)
+        if node is Node.FINAL_ANSWER:
+            self.stop_reason = StopReason.K_MAX if continue_exploring else StopReason.DONE
+        return node
+
+    # Node 11
+    def final_answer(self) -> Result:
+        prompt = load_prompt("ark_answer")
+        findings = self.summary() if self.finished else prompt.part("no_findings")
+        kind = "yes_no" if self.trace.yes_no else "open"
+        self.messages = [
+            *self.base_context(),
+            Message(role="user", content=prompt.render(findings=findings, instruction=prompt.part(kind))),
+        ]
+        output = replies.YesNoAnswer if self.trace.yes_no else replies.OpenAnswer
+        reply, call = self.decide(output, Purpose.ANSWER, attempt=1)
+        cited = list({record.key: record for step in self.finished for record in step.cited}.values())
+        answer = _answer_value(reply.answer, self.trace.yes_no)
+        self.trace.cited_triples = cited
+        self.record(
+            FinalAnswer(
+                stop_reason=self.stop_reason,
+                answer=answer,
+                explanation=reply.explanation.strip(),
+                cited_keys=[record.key for record in cited],
+                call=call,
+            )
+        )
+        return Result(
+            strategy=Agent.name,
+            question=self.question,
+            answer=answer,
+            explanation=reply.explanation.strip(),
+            cited_triples=[record.as_triple().as_dict() for record in cited],
+            trace=self.trace,
+            usage=self.trace.usage,
+        )
+
+    # Helpers ----------------------------------------------------------------------------------------
+
+    def base_context(self) -> list[Message]:
+        """System prompt and question: the context of node 1, and what cleanup resets to."""
+        prompt = load_prompt("ark_system")
+        return [
+            Message(role="system", content=prompt.render()),
+            Message(role="user", content=prompt.part("question", question=self.question)),
+        ]
+
+    def say(self, text: str) -> None:
+        self.messages.append(Message(role="user", content=text))
+
+    def decide(self, output: OutputSpec, purpose: Purpose, attempt: int) -> tuple[Any, ModelCall]:
+        """One model call on the current context; its reply joins the context as the model's turn."""
+        completion = self.model.complete(self.messages, output, self.sampling())
+        self.messages.append(Message(role="assistant", content=completion.raw))
+        call = ModelCall(purpose=purpose, step=self.step.k, attempt=attempt, raw=completion.raw, usage=completion.usage)
+        return completion.value, call
+
+    def sampling(self) -> Sampling:
+        # A fresh seed per call: with temperature > 0 a retry must not replay the failed sample.
+        sampling = self.settings.sampling
+        if sampling.seed is None:
+            return sampling
+        return sampling.model_copy(update={"seed": sampling.seed + len(self.trace.calls)})
+
+    def record(self, event: Event) -> None:
+        self.trace.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def anchor_candidates(self) -> list[str]:
+        """Entities of the question, then entities met in cited facts, then others met: explorable only."""
+        limit = self.settings.max_anchor_candidates
+        in_question = entities_in_question(self.kg, self.question, self.explorable, limit)
+        cited = [name for step in self.finished for record in step.cited for name in (record.head, record.tail)]
+        met = [
+            name
+            for event in self.trace.events
+            if isinstance(event, TriplesRetrieved)
+            for record in event.triples
+            for name in (record.head, record.tail)
+        ]
+        new = [name for name in dict.fromkeys([*cited, *met]) if name not in in_question and self.explorable(name)]
+        # From step 2 on, the entities just reached are the likely next hop: offer them first.
+        return list(dict.fromkeys([*new, *in_question]))[:limit]
+
+    def relations_shown(self) -> list[str]:
+        return list(self.step.relations)[: self.settings.max_relations_shown]
+
+    def anchor_feedback(self, proposed: str) -> str:
+        matches = self.kg.search_entities(proposed, k=4 * CLOSEST_SHOWN) if proposed else []
+        closest = [match.name for match in matches if self.explorable(match.name)][:CLOSEST_SHOWN]
+        return load_prompt("ark_feedback").part("invalid_anchor", proposed=proposed, closest=_names(closest))
+
+    def relation_feedback(self, proposed: str) -> str:
+        matches = [
+            (match.score, _RelationOption(match.name, direction).label)
+            for direction in self.directions
+            for match in self.kg.search_relations(self.step.anchor, proposed, k=CLOSEST_SHOWN, direction=direction)
+        ]
+        closest = [label for _, label in sorted(matches, key=lambda pair: -pair[0])][:CLOSEST_SHOWN]
+        return load_prompt("ark_feedback").part(
+            "invalid_relation", proposed=proposed, anchor=self.step.anchor, closest=_names(closest)
+        )
+
+    def triple_record(self, triple: Triple, incoming: bool) -> TripleRecord:
+        return TripleRecord(
+            key=self.keys.key(triple),
+            head=triple.head,
+            relation=triple.relation,
+            tail=triple.tail,
+            props=dict(triple.props),
+            incoming=incoming,
+        )
+
+    def summary(self) -> str:
+        """All finished steps: anchor, relation, the facts cited and what they imply (paper's cleanup 1).
+
+        Written from the step records rather than by the model: it cannot drop or distort a cited
+        fact, and costs no call (the reference implementation does the same).
+        """
+        lines = []
+        for number, step in enumerate(self.finished, start=1):
+            facts = "; ".join(triple_text(record.as_triple()) for record in step.cited) or "none cited"
+            lines.append(f"Step {number}: {step.anchor} / {step.relation}. Facts: {facts}. So: {step.implication}")
+        return load_prompt("ark_system").part("summary", steps="\n".join(lines))
+
+
+def _answer_value(text: str, yes_no: bool) -> Answer:
+    if yes_no:
+        return {"yes": True, "no": False}.get(text)
+    text = text.strip()
+    return None if text.casefold() in {"", "unknown"} else text
+
+
+def _bullets(items: list[str]) -> str:
+    return "\n".join(f"- {item}" for item in items)
+
+
+def _names(names: list[str]) -> str:
+    return ", ".join(f'"{name}"' for name in names) if names else "none found"

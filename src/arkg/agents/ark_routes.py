@@ -1,0 +1,56 @@
+"""The routes of the ARK-V1 loop: one function per equation of the paper, returning the next node.
+
+The paper lists the `c >= C_max` case first; read literally, a valid pick made on the last allowed
+attempt would be thrown away (and C_max = 1 would never explore). Here a valid pick always goes
+through, so C_max is exactly the number of attempts a decision may take. An empty relation choice
+re-opens the anchor decision of the step, so it too needs an anchor attempt left.
+"""
+
+from __future__ import annotations
+
+from arkg.agents.ark_trace import Node, RelationOutcome
+
+
+def route_anchor(valid: bool, c: int, c_max: int) -> Node:
+    """Eq. (3): route(a(k,c))."""
+    if valid:  # a(k,c) ∈ E_head
+        return Node.RETRIEVE_RELATIONS
+    if c >= c_max:
+        return Node.FINAL_ANSWER
+    return Node.PROMPT_ANCHOR
+
+
+def route_relations(relations: list[str]) -> Node:
+    """Eq. (5): route(R(k))."""
+    if not relations:  # R(k) = ∅
+        return Node.PROMPT_ANCHOR
+    return Node.PROMPT_RELATION
+
+
+def route_relation(outcome: RelationOutcome, c: int, c_max: int, anchor_attempts: int) -> Node:
+    """Eq. (7): route(r(k,c)); outcome is "empty" (r = ∅), "valid" (r ∈ R(k)) or "invalid"."""
+    if outcome == "empty":
+        return Node.SELECT_ANCHOR if anchor_attempts < c_max else Node.FINAL_ANSWER
+    if outcome == "valid":
+        return Node.RETRIEVE_TRIPLES
+    if c >= c_max:
+        return Node.FINAL_ANSWER
+    return Node.PROMPT_RELATION
+
+
+def route_reasoning(valid: bool, c: int, c_max: int) -> Node:
+    """Eq. (10): route(R(k,c)); valid iff the cited triples T(k,c) ⊆ T(k)."""
+    if valid:
+        return Node.CLEANUP
+    if c >= c_max:
+        return Node.FINAL_ANSWER
+    return Node.RETRIEVE_TRIPLES
+
+
+def route_continue(k: int, k_max: int, continue_exploring: bool) -> Node:
+    """Eq. (11): route(R(k)) after cleanup."""
+    if k >= k_max:
+        return Node.FINAL_ANSWER
+    if continue_exploring:  # f(k) = 1
+        return Node.NEW_STEP
+    return Node.FINAL_ANSWER

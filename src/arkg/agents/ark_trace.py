@@ -1,0 +1,185 @@
+"""The typed record of one ARK run: every node visited, every attempt, what was shown and spent.
+
+Events are appended in the order they happen and handed to a live callback as they are; the trace
+exports to JSON with `trace.model_dump_json()` and renders with `arkg.agents.ark_render`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, IntEnum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, computed_field
+
+from arkg.agents.ark_settings import ArkSettings
+from arkg.agents.base import Answer
+from arkg.graph.model import PropValue, Triple
+from arkg.llm.base import Usage
+
+
+class Node(IntEnum):
+    """The nodes of the ARK-V1 loop, numbered as in the paper's Fig. 1."""
+
+    INIT = 1
+    NEW_STEP = 2
+    PROMPT_ANCHOR = 3
+    SELECT_ANCHOR = 4
+    RETRIEVE_RELATIONS = 5
+    PROMPT_RELATION = 6
+    SELECT_RELATION = 7
+    RETRIEVE_TRIPLES = 8
+    REASON = 9
+    CLEANUP = 10
+    FINAL_ANSWER = 11
+
+
+class Purpose(str, Enum):
+    ANCHOR = "anchor"
+    RELATION = "relation"
+    REASONING = "reasoning"
+    ANSWER = "answer"
+
+
+class StopReason(str, Enum):
+    """Why the loop went to the final answer (node 11)."""
+
+    DONE = "the model stopped exploring"
+    K_MAX = "k_max reasoning steps reached"
+    C_MAX_ANCHOR = "c_max anchor attempts failed"
+    C_MAX_RELATION = "c_max relation attempts failed"
+    C_MAX_REASONING = "c_max reasoning attempts failed"
+    NO_ANCHOR = "no entity of the question is in the knowledge graph"
+
+
+# Of a relation attempt: "empty" is the paper's r = ∅ (the model asks for another anchor).
+RelationOutcome = Literal["valid", "empty", "invalid"]
+
+
+class ModelCall(BaseModel):
+    purpose: Purpose
+    step: int
+    attempt: int
+    raw: str
+    usage: Usage
+
+
+class TripleRecord(BaseModel):
+    key: str
+    head: str
+    relation: str
+    tail: str
+    props: dict[str, PropValue] = {}
+    incoming: bool = False  # reached from its tail (edges=both)
+
+    def as_triple(self) -> Triple:
+        return Triple(self.head, self.relation, self.tail, dict(self.props))
+
+
+class AnchorAttempt(BaseModel):
+    kind: Literal["anchor"] = "anchor"
+    step: int
+    attempt: int
+    candidates: list[str]  # the options offered (constrained mode); empty in free mode
+    proposed: str
+    valid: bool
+    feedback: str | None = None  # what the next attempt is told, when this one was invalid
+    call: ModelCall
+
+
+class RelationsRetrieved(BaseModel):
+    kind: Literal["relations"] = "relations"
+    step: int
+    anchor: str
+    offered: list[str]  # labels as shown; incoming ones marked
+    not_shown: int = 0
+
+
+class RelationAttempt(BaseModel):
+    kind: Literal["relation"] = "relation"
+    step: int
+    attempt: int
+    anchor: str
+    proposed: str
+    outcome: RelationOutcome
+    feedback: str | None = None
+    call: ModelCall
+
+
+class TriplesRetrieved(BaseModel):
+    kind: Literal["triples"] = "triples"
+    step: int
+    anchor: str
+    relation: str
+    triples: list[TripleRecord]
+    not_shown: int = 0
+
+
+class ReasoningAttempt(BaseModel):
+    kind: Literal["reasoning"] = "reasoning"
+    step: int
+    attempt: int
+    cited_keys: list[str]
+    implication: str
+    continue_exploring: bool
+    invalid_keys: list[str]  # cited keys not among this step's triples
+    call: ModelCall
+
+    @computed_field
+    @property
+    def valid(self) -> bool:
+        return not self.invalid_keys
+
+
+class Cleanup(BaseModel):
+    kind: Literal["cleanup"] = "cleanup"
+    step: int
+    summary: str
+
+
+class FinalAnswer(BaseModel):
+    kind: Literal["answer"] = "answer"
+    stop_reason: StopReason
+    answer: Answer
+    explanation: str
+    cited_keys: list[str]
+    call: ModelCall
+
+
+Event = Annotated[
+    AnchorAttempt | RelationsRetrieved | RelationAttempt | TriplesRetrieved | ReasoningAttempt | Cleanup | FinalAnswer,
+    Field(discriminator="kind"),
+]
+
+_WITH_CALL = (AnchorAttempt, RelationAttempt, ReasoningAttempt, FinalAnswer)
+
+
+class ArkTrace(BaseModel):
+    question: str
+    yes_no: bool
+    model: str
+    settings: ArkSettings
+    nodes: list[Node] = []
+    events: list[Event] = []
+    cited_triples: list[TripleRecord] = []
+
+    @computed_field
+    @property
+    def invalid_attempts(self) -> int:
+        """Anchor, relation and reasoning attempts that failed their validity check."""
+        return sum(
+            1
+            for event in self.events
+            if (isinstance(event, AnchorAttempt) and not event.valid)
+            or (isinstance(event, RelationAttempt) and event.outcome == "invalid")
+            or (isinstance(event, ReasoningAttempt) and not event.valid)
+        )
+
+    @property
+    def calls(self) -> list[ModelCall]:
+        """Every model call of the run, in order."""
+        return [event.call for event in self.events if isinstance(event, _WITH_CALL)]
+
+    @computed_field
+    @property
+    def usage(self) -> Usage:
+        return sum((call.usage for call in self.calls), Usage())

@@ -1,0 +1,50 @@
+"""The route functions, case by case, against the paper's equations (3), (5), (7), (10), (11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from arkg.agents.ark_routes import route_anchor, route_continue, route_reasoning, route_relation, route_relations
+from arkg.agents.ark_trace import Node
+
+C_MAX = 5
+
+
+@pytest.mark.parametrize(
+    ("valid", "c", "expected"),
+    [(True, 1, Node.RETRIEVE_RELATIONS), (False, 1, Node.PROMPT_ANCHOR), (False, C_MAX, Node.FINAL_ANSWER),
+     (True, C_MAX, Node.RETRIEVE_RELATIONS)],
+)  # fmt: skip
+def test_eq_3(valid, c, expected):
+    assert route_anchor(valid, c, C_MAX) is expected
+
+
+def test_eq_5():
+    assert route_relations([]) is Node.PROMPT_ANCHOR
+    assert route_relations(["has pet"]) is Node.PROMPT_RELATION
+
+
+@pytest.mark.parametrize(
+    ("outcome", "c", "anchor_attempts", "expected"),
+    [("valid", 1, 1, Node.RETRIEVE_TRIPLES), ("invalid", 1, 1, Node.PROMPT_RELATION),
+     ("invalid", C_MAX, 1, Node.FINAL_ANSWER), ("empty", 1, 1, Node.SELECT_ANCHOR),
+     ("empty", 1, C_MAX, Node.FINAL_ANSWER), ("valid", C_MAX, C_MAX, Node.RETRIEVE_TRIPLES)],
+)  # fmt: skip
+def test_eq_7(outcome, c, anchor_attempts, expected):
+    assert route_relation(outcome, c, C_MAX, anchor_attempts) is expected
+
+
+@pytest.mark.parametrize(
+    ("valid", "c", "expected"),
+    [(True, 1, Node.CLEANUP), (False, 1, Node.RETRIEVE_TRIPLES), (False, C_MAX, Node.FINAL_ANSWER)],
+)
+def test_eq_10(valid, c, expected):
+    assert route_reasoning(valid, c, C_MAX) is expected
+
+
+@pytest.mark.parametrize(
+    ("k", "continue_exploring", "expected"),
+    [(1, True, Node.NEW_STEP), (1, False, Node.FINAL_ANSWER), (8, True, Node.FINAL_ANSWER)],
+)
+def test_eq_11(k, continue_exploring, expected):
+    assert route_continue(k, 8, continue_exploring) is expected
