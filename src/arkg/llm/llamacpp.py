@@ -1,0 +1,112 @@
+"""In-process backend: a GGUF model run by llama-cpp-python, decoding constrained by a grammar."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from llama_cpp import Llama, LlamaGrammar
+from pydantic import ValidationError
+
+from arkg.errors import ModelError
+from arkg.llm.base import Choice, Completion, Message, OutputSpec, Sampling, Usage
+from arkg.llm.bundled import bundled_model_path
+from arkg.llm.grammar import grammar_for
+
+
+class LlamaCppModel:
+    """ChatModel running one llama.cpp model in this process (the bundled SmolLM2 when no path is given).
+
+    The model's own chat template formats the messages. Calls are serialised by a lock: a llama.cpp
+    context holds one conversation state, so concurrent callers take turns.
+    Sampling maps onto llama.cpp as temperature (0 = greedy), top_p, seed and max_tokens; llama.cpp's
+    other samplers (top_k=40, min_p=0.05) keep their defaults. n_threads=None keeps llama.cpp's
+    thread defaults (half the cores for decoding, all of them for prompts).
+    """
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        *,
+        n_ctx: int = 4096,
+        n_threads: int | None = None,
+        n_gpu_layers: int = 0,
+    ) -> None:
+        path = Path(model_path).expanduser() if model_path is not None else bundled_model_path()
+        if not path.is_file():
+            raise ModelError(f"Model file not found: {path}")
+        try:
+            self.llama = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,  # prompt evaluation too: the caller's limit applies to both
+                n_gpu_layers=n_gpu_layers,
+                verbose=False,
+            )
+        except ValueError as error:  # llama-cpp-python reports unreadable files as ValueError
+            raise ModelError(f"Could not load the GGUF model {path}: {error}") from error
+        self.path = path
+        self.name = f"llamacpp:{path.name}"
+        self._lock = threading.Lock()
+
+    def complete(
+        self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()
+    ) -> Completion[Any]:
+        grammar = LlamaGrammar.from_string(grammar_for(output), verbose=False)
+        with self._lock:
+            started = time.perf_counter()  # after the lock: latency is the model's time, not the queue's
+            try:
+                response = self.llama.create_chat_completion(
+                    messages=[{"role": m.role, "content": m.content} for m in messages],
+                    grammar=grammar,
+                    temperature=sampling.temperature,
+                    top_p=sampling.top_p,
+                    seed=sampling.seed,
+                    max_tokens=_token_budget(output, sampling),
+                )
+            except ValueError as error:  # e.g. the prompt does not fit the context window
+                raise ModelError(f"{self.name}: {error}") from error
+            latency = time.perf_counter() - started
+        choice = response["choices"][0]
+        raw = choice["message"]["content"] or ""
+        usage = Usage(
+            calls=1,
+            prompt_tokens=response["usage"]["prompt_tokens"],
+            completion_tokens=response["usage"]["completion_tokens"],
+            latency_s=latency,
+        )
+        return Completion(value=self._parse(raw, output, choice["finish_reason"], sampling), raw=raw, usage=usage)
+
+    def _parse(self, raw: str, output: OutputSpec, finish_reason: str | None, sampling: Sampling) -> Any:
+        if isinstance(output, Choice):
+            if raw in output.options:
+                return raw
+            # The grammar admits only the options and the budget fits the longest, so this is a bug.
+            raise ModelError(f"{self.name} replied {raw!r}, which is none of the {len(output.options)} options")
+        try:
+            return output.model_validate_json(raw)
+        except ValidationError as error:
+            if finish_reason == "length":
+                raise ModelError(
+                    f"{self.name}: the {output.__name__} JSON was cut off at max_tokens={sampling.max_tokens} "
+                    f"({len(raw)} characters so far); raise Sampling.max_tokens or bound the schema's strings and lists"
+                ) from error
+            # Grammars cannot express every JSON-schema constraint (e.g. custom validators).
+            raise ModelError(f"{self.name}: the reply does not validate as {output.__name__}: {error}") from error
+
+
+def _token_budget(output: OutputSpec, sampling: Sampling) -> int:
+    """max_tokens, raised for a Choice so that the longest option always fits.
+
+    Every token carries at least one byte of text, so the byte length bounds the tokens an option
+    needs; the extra token lets the model emit end-of-sequence. Decoding stops as soon as an option
+    is complete, so the higher cap costs nothing.
+    """
+    if isinstance(output, Choice):
+        longest = max(len(option.encode("utf-8")) for option in output.options)
+        return max(sampling.max_tokens, longest + 1)
+    return sampling.max_tokens

