@@ -33,12 +33,14 @@ class ReasoningReply(BaseModel):
 
 @lru_cache(maxsize=128)
 def reasoning_reply_for(keys: tuple[str, ...]) -> type[ReasoningReply]:
-    """ReasoningReply whose cited keys can only be `keys` (one class per key set, so grammars are reused)."""
+    """ReasoningReply citing at least one of `keys` and nothing else (one class per key set, so grammars
+    are reused). At least one: a step that cites no fact grounds nothing, and small models otherwise
+    tend to cite nothing at all."""
     key_type = Literal.__getitem__(keys)
     return create_model(
         "ReasoningReply",
         __base__=ReasoningReply,
-        cited_keys=(list[key_type], Field(max_length=len(keys), description="keys of the facts used")),
+        cited_keys=(list[key_type], Field(min_length=1, max_length=len(keys), description="keys of the facts used")),
     )
 
 

@@ -24,7 +24,7 @@ DEFAULTS = ArkSettings()
 def ask(
     question: Annotated[str, typer.Argument(help="The question, e.g. \"Was Marie Curie born in Warsaw?\"")],
     db: Annotated[
-        str | None, typer.Option("--db", help="The KG: an arkg SQLite store. Default: the bundled sample KG.")
+        str | None, typer.Option("--db", help="The KG: an arkg SQLite store, or a SPARQL endpoint as wikidata:URL or rdf:URL. Default: the bundled sample KG.")
     ] = None,
     model: Annotated[
         str | None,

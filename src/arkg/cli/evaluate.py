@@ -41,7 +41,7 @@ def evaluate(
     resume: Annotated[bool, typer.Option("--resume", help="Continue OUT, skipping questions already answered.")] = False,
     mode: Annotated[SelectionMode, typer.Option("--mode", help="ARK: free-text picks (paper) or constrained decoding.")] = SelectionMode.CONSTRAINED,
     edges: Annotated[EdgeSet, typer.Option("--edges", help="ARK: explore outgoing edges only, or both directions.")] = EdgeSet.OUT,
-    db: Annotated[str | None, typer.Option("--db", help="ARK: this KG store instead of the data set's gold triples.")] = None,
+    db: Annotated[str | None, typer.Option("--db", help="ARK: this KG (SQLite store, or wikidata:URL / rdf:URL) instead of the data set's gold triples.")] = None,
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1, help="Token budget per model call.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the response cache.")] = False,
 ) -> None:

@@ -1,4 +1,4 @@
-"""Turn a graph spec (what a user types after --kg) into a KnowledgeGraph."""
+"""Turn a graph spec (what a user types after --db) into a KnowledgeGraph."""
 
 from __future__ import annotations
 
