@@ -24,3 +24,11 @@ def colota_dir(shared_dir: Path) -> Path:
     if not (path / "CR-LT-QA.json").is_file():
         pytest.skip(f"CoLoTa data not found at {path}")
     return path
+
+
+@pytest.fixture(scope="session")
+def bundled_model():
+    """The bundled SmolLM2-135M through llama.cpp, loaded once for the whole test session."""
+    from arkg.llm import LlamaCppModel
+
+    return LlamaCppModel(n_ctx=4096)

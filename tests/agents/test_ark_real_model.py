@@ -33,17 +33,17 @@ def assert_grounded(result, kg) -> None:
     assert result.usage.calls >= 2 and result.usage.prompt_tokens > 0 and result.usage.completion_tokens > 0
 
 
-def test_constrained_run_ends_grounded_without_invalid_attempts(smollm, sample_kg):
+def test_constrained_run_ends_grounded_without_invalid_attempts(bundled_model, sample_kg):
     settings = ArkSettings(mode=SelectionMode.CONSTRAINED, **SHORT)
-    result = Agent(sample_kg, smollm, settings).ask(SAMPLE_QUESTIONS[0].question)
+    result = Agent(sample_kg, bundled_model, settings).ask(SAMPLE_QUESTIONS[0].question)
     assert_grounded(result, sample_kg)
     assert result.trace.invalid_attempts == 0
     assert int(result.trace.nodes[0]) == 1 and int(result.trace.nodes[-1]) == 11
 
 
-def test_free_run_checks_every_pick_against_the_kg(smollm, sample_kg):
+def test_free_run_checks_every_pick_against_the_kg(bundled_model, sample_kg):
     settings = ArkSettings(mode=SelectionMode.FREE, **SHORT)
-    result = Agent(sample_kg, smollm, settings).ask(SAMPLE_QUESTIONS[0].question)
+    result = Agent(sample_kg, bundled_model, settings).ask(SAMPLE_QUESTIONS[0].question)
     assert_grounded(result, sample_kg)
     anchors = [event for event in result.trace.events if isinstance(event, AnchorAttempt)]
     relations = [event for event in result.trace.events if isinstance(event, RelationAttempt)]

@@ -1,4 +1,4 @@
-"""Real-model fixtures for the LLM tests: the bundled model in process, and llama.cpp's HTTP server."""
+"""llama.cpp's HTTP server on the bundled model, for the OpenAI-compatible backend's tests."""
 
 from __future__ import annotations
 
@@ -6,14 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arkg.llm import LlamaCppModel
 from arkg.llm.llamacpp_server import llama_server
-
-
-@pytest.fixture(scope="session")
-def bundled_model() -> LlamaCppModel:
-    """The bundled SmolLM2-135M, loaded once for the whole session."""
-    return LlamaCppModel(n_ctx=2048)
 
 
 @pytest.fixture(scope="module")

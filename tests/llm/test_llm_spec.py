@@ -86,3 +86,16 @@ def test_default_cache_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     monkeypatch.delenv("ARKG_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert default_cache_path() == tmp_path / "xdg" / "arkg" / "responses.sqlite"
+
+
+@pytest.mark.parametrize("value", ["0", "two", "-1", ""])
+def test_bad_thread_count_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("ARKG_LLAMA_THREADS", value)
+    with pytest.raises(SpecError, match="ARKG_LLAMA_THREADS"):
+        open_model("llamacpp", cache=False)
+
+
+def test_thread_count_reaches_llama_cpp(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARKG_LLAMA_THREADS", "1")
+    model = open_model("llamacpp", cache=False)
+    assert model.llama.context_params.n_threads == 1

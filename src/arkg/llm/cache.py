@@ -6,6 +6,7 @@ import hashlib
 import json
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -47,6 +48,29 @@ def _canonical_output(output: OutputSpec) -> str:
     return _canonical_json(output_spec_key(output))
 
 
+_LOCK_TIMEOUT_S = 30.0
+
+
+def _setup(db: sqlite3.Connection) -> None:
+    """Switch to WAL and create the table, waiting out other processes doing the same.
+
+    SQLite answers "database is locked" to a journal-mode change at once, without its busy
+    handler, while another connection sets up the same new file; so the wait is ours.
+    """
+    deadline = time.monotonic() + _LOCK_TIMEOUT_S
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode this still never corrupts the file; it only skips an fsync per entry.
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(_SCHEMA)
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 class CachedModel:
     """Wraps a ChatModel; identical requests are answered from a SQLite file instead of the model.
 
@@ -66,11 +90,8 @@ class CachedModel:
         # statements. Model calls happen outside the lock.
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # In WAL mode this still never corrupts the file; it only skips an fsync per entry.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(_SCHEMA)
+            self._db = sqlite3.connect(self.path, timeout=_LOCK_TIMEOUT_S, check_same_thread=False, isolation_level=None)
+            _setup(self._db)
         except sqlite3.DatabaseError as error:
             raise ModelError(f"Response cache {self.path} cannot be used: {error}") from error
 

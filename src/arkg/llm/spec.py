@@ -73,6 +73,17 @@ def default_cache_path() -> Path:
     return Path(cache_home) / "arkg" / "responses.sqlite"
 
 
+def _llama_threads() -> int | None:
+    """$ARKG_LLAMA_THREADS, if set: on a busy machine, or with several runs side by side, fewer threads
+    per model are faster than llama.cpp's default of one per core."""
+    value = os.environ.get("ARKG_LLAMA_THREADS")
+    if value is None:
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise SpecError(f"ARKG_LLAMA_THREADS={value!r}: expected a positive whole number of threads")
+    return int(value)
+
+
 def open_model(spec: str | None = None, *, cache: str | Path | bool | None = None) -> ChatModel:
     """Build the model a spec names, behind the response cache.
 
@@ -84,7 +95,7 @@ def open_model(spec: str | None = None, *, cache: str | Path | bool | None = Non
     if parsed.backend == "llamacpp":
         from arkg.llm.llamacpp import LlamaCppModel  # loads llama.cpp: only when asked for
 
-        model = LlamaCppModel(parsed.model)
+        model = LlamaCppModel(parsed.model, n_threads=_llama_threads())
     else:
         from arkg.llm.openai_compat import OpenAICompatModel
 
