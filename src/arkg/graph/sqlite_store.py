@@ -15,6 +15,7 @@ optional JSON object of props.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import sqlite3
@@ -222,11 +223,12 @@ class SQLiteGraph:
         writer = _EdgeWriter(self._conn, look_up_existing=not empty)
         count = 0
         iterator = iter(records)
-        while batch := list(islice(iterator, BATCH_SIZE)):
-            writer.write(batch)
-            count += len(batch)
-            if progress is not None:
-                progress(count)
+        with _gc_paused():
+            while batch := list(islice(iterator, BATCH_SIZE)):
+                writer.write(batch)
+                count += len(batch)
+                if progress is not None:
+                    progress(count)
         if empty:
             for statement in _LOOKUP_INDEXES.values():
                 self._conn.execute(statement)
@@ -412,6 +414,22 @@ class _Interner:
         """Insert the names added since the last flush."""
         self._conn.executemany(self._insert, self._pending)
         self._pending.clear()
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (process-wide) for the block.
+
+    A bulk load allocates millions of short-lived records that reference counting frees; the
+    collector's passes triggered by those allocations find nothing and cost ~11% of a 1M load.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _encode_props(props: dict[str, PropValue]) -> str:
