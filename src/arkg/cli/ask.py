@@ -14,7 +14,7 @@ from rich.console import Console
 from arkg.agents.ark import Agent
 from arkg.agents.ark_render import describe, footer
 from arkg.agents.ark_settings import ArkSettings, EdgeSet, SelectionMode
-from arkg.cli.kg import user_errors
+from arkg.cli.errors import user_errors
 from arkg.graph import open_graph
 from arkg.llm.spec import open_model
 

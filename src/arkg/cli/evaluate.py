@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 
 from arkg.agents.ark_settings import EdgeSet, SelectionMode
-from arkg.cli.kg import user_errors
+from arkg.cli.errors import user_errors
 from arkg.eval.report import SystemReport, build_report
 from arkg.eval.report_render import Table, notes, results_table, strategy_table, write_report
 from arkg.eval.runner import check_output, run_evaluation

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 from typing import Annotated
 
@@ -15,23 +14,14 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 from rich.text import Text
 
-from arkg.errors import ArkgError, EntityNotFound
+from arkg.cli.errors import user_errors
+from arkg.errors import EntityNotFound
 from arkg.graph import Direction, KnowledgeGraph, SQLiteGraph, Triple, open_graph
 from arkg.graph.loaders import READERS
 
 app = typer.Typer(help="Load and inspect knowledge graphs.", no_args_is_help=True)
 
-StoreOption = Annotated[str, typer.Option("--db", help="The KG store: an arkg SQLite file.")]
-
-
-@contextmanager
-def user_errors() -> Iterator[None]:
-    """Show an ArkgError as one red line and exit with status 1, without a traceback."""
-    try:
-        yield
-    except ArkgError as error:
-        Console(stderr=True).print(f"[red]Error:[/red] {escape(str(error))}", soft_wrap=True)
-        raise typer.Exit(1) from None
+StoreOption = Annotated[str, typer.Option("--db", help="The KG: an arkg SQLite file, or a SPARQL endpoint as wikidata:URL or rdf:URL.")]
 
 
 @app.command()
