@@ -77,7 +77,10 @@ def strategy_table(systems: list[SystemReport]) -> Table:
         title="Overall accuracy % by reasoning strategy",
         header=["Reasoning strategy", "Questions", *(f"{s.label} (T={s.config.temperature:g})" for s in systems)],
         rows=rows,
-        footnote="A question counts under each of its strategies; mean over runs.",
+        footnote=(
+            "A question counts under each of its strategies; mean over runs. Questions: how many carry the "
+            "strategy, one number per distinct question set when the systems ran on different subsets."
+        ),
     )
 
 
