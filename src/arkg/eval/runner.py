@@ -34,7 +34,6 @@ class Task:
 
 @dataclass
 class RunSummary:
-    planned: int
     skipped: int
     done: int = 0
     correct: int = 0
@@ -69,7 +68,7 @@ def run_evaluation(
     previous = _previous_results(out, config, resume)
     done = {key for key, record in previous.latest().items() if record.error is None} if previous else set()
     tasks = [task for task in plan_tasks(questions, runs, config.seed) if (task.question.id, task.run) not in done]
-    summary = RunSummary(planned=len(tasks), skipped=runs * len(questions) - len(tasks))
+    summary = RunSummary(skipped=runs * len(questions) - len(tasks))
     with ResultsWriter(out, config, previous) as writer, _progress(show_progress) as progress:
         bar = progress.add_task(f"{config.strategy} · {config.model}", total=len(tasks), status="")
 
