@@ -34,5 +34,12 @@ class ModelError(ArkgError):
     """A language model backend failed (unreachable, bad configuration, invalid output)."""
 
 
+class ModelUnavailable(ModelError):
+    """The model's server could not be reached or did not answer in time (as opposed to a bad reply).
+
+    Callers that run many questions stop after several of these in a row: the server is down.
+    """
+
+
 class SpecError(ArkgError):
     """A model or graph specification string could not be understood."""

@@ -13,7 +13,7 @@ from typing import Any, Literal
 import openai
 from pydantic import BaseModel, ValidationError, create_model
 
-from arkg.errors import ModelError
+from arkg.errors import ModelError, ModelUnavailable
 from arkg.llm.base import Choice, Completion, Message, OutputSpec, Sampling, Usage
 
 StructuredMode = Literal["json_schema", "json_object", "auto"]
@@ -132,11 +132,11 @@ class OpenAICompatModel:
         try:
             return self._create_structured(conversation, reply_model, sampling)
         except openai.APITimeoutError as error:
-            raise ModelError(
+            raise ModelUnavailable(
                 f"{self.base_url} did not answer within {self.timeout} s (after {self.max_retries} retries)"
             ) from error
         except openai.APIConnectionError as error:
-            raise ModelError(
+            raise ModelUnavailable(
                 f"Cannot reach {self.base_url} (after {self.max_retries} retries): {error.__cause__ or error}"
             ) from error
         except openai.APIStatusError as error:

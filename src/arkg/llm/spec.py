@@ -84,11 +84,18 @@ def _llama_threads() -> int | None:
     return int(value)
 
 
-def open_model(spec: str | None = None, *, cache: str | Path | bool | None = None) -> ChatModel:
+def open_model(
+    spec: str | None = None,
+    *,
+    cache: str | Path | bool | None = None,
+    timeout: float | None = None,
+    retries: int | None = None,
+) -> ChatModel:
     """Build the model a spec names, behind the response cache.
 
     cache: None or True -> the default cache file (default_cache_path()); False -> no cache;
-    a path -> that SQLite file.
+    a path -> that SQLite file. timeout (seconds per request) and retries apply to server backends;
+    None keeps the backend's default.
     """
     parsed = parse_model_spec(spec)
     model: ChatModel
@@ -100,7 +107,13 @@ def open_model(spec: str | None = None, *, cache: str | Path | bool | None = Non
         from arkg.llm.openai_compat import OpenAICompatModel
 
         assert parsed.model is not None  # the parser guarantees a model name for openai
-        model = OpenAICompatModel(parsed.model, parsed.base_url, api_key_env=parsed.api_key_env)
+        options = {"timeout": timeout, "max_retries": retries}
+        model = OpenAICompatModel(
+            parsed.model,
+            parsed.base_url,
+            api_key_env=parsed.api_key_env,
+            **{name: value for name, value in options.items() if value is not None},
+        )
     if cache is False:
         return model
     return CachedModel(model, default_cache_path() if cache is None or cache is True else cache)
