@@ -87,8 +87,10 @@ def test_tail_only_entity_is_not_a_valid_anchor_with_outgoing_edges_only():
 def test_triple_keys_are_stable_across_steps():
     pet = [anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T1"], more=True)]
     breed = [anchor("Sablé"), relation("animal breed"), reasoning(["T2"], more=True)]
-    model = ScriptedModel.from_replies([*pet, *breed, *pet, answer()])
-    result = Agent(sample_kg(), model, ArkSettings(mode="free", k_max=3)).ask(QUESTION)
+    # The same edge reached again from its other end keeps its first key.
+    owner = [anchor("Sablé"), relation("has pet (incoming)"), reasoning(["T1"], more=True)]
+    model = ScriptedModel.from_replies([*pet, *breed, *owner, answer()])
+    result = Agent(sample_kg(), model, ArkSettings(mode="free", k_max=3, edges="both")).ask(QUESTION)
     keys = [
         [(t.key, t.tail) for t in event.triples] for event in result.trace.events if isinstance(event, TriplesRetrieved)
     ]

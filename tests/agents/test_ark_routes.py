@@ -177,8 +177,11 @@ def test_k_max_ends_the_run_even_when_the_model_wants_to_continue():
 
 @pytest.mark.parametrize("k_max", [2, 3])
 def test_continue_flag_starts_a_new_step_until_k_max(k_max):
-    step = [anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T1"], more=True)]
-    result, model = run(step * k_max + [answer()], ArkSettings(mode="free", k_max=k_max))
+    steps = [
+        [anchor("Yui Yuigahama"), relation(name), reasoning([f"T{number}"], more=True)]
+        for number, name in enumerate(["has pet", "occupation", "educated at"][:k_max], start=1)
+    ]
+    result, model = run([reply for step in steps for reply in step] + [answer()], ArkSettings(mode="free", k_max=k_max))
     assert nodes(result) == [1] + STEP * k_max + [11]
     assert len(model.calls) == 3 * k_max + 1
 

@@ -30,3 +30,32 @@ def test_yes_no_questions(question):
 )
 def test_open_questions(question):
     assert not is_yes_no_question(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Marie Curie est-elle née à Varsovie ?",
+        "Est-ce que Marie Curie est née à Varsovie ?",
+        "Marie Curie a-t-elle reçu un prix Nobel ?",
+        "Ist Marie Curie in Warschau geboren?",
+        "Hat Marie Curie einen Nobelpreis erhalten?",
+        "Is Marie Curie in Warschau geboren?",
+    ],
+)
+def test_yes_no_questions_in_other_languages(question):
+    """Hardening item 23: a French or German yes/no question takes the yes/no path."""
+    assert is_yes_no_question(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Où Marie Curie est-elle née ?",
+        "Qui est Marie Curie ?",
+        "Quel prix Marie Curie a-t-elle reçu ?",
+        "Wo wurde Marie Curie geboren?",
+    ],
+)
+def test_open_questions_in_other_languages(question):
+    assert not is_yes_no_question(question)

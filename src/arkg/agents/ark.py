@@ -12,6 +12,7 @@ equation of the paper.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,9 +41,12 @@ from arkg.agents.base import Answer, Result
 from arkg.agents.candidates import entities_in_question, rank_by_question
 from arkg.agents.prompts import load_prompt
 from arkg.agents.question import is_yes_no_question
-from arkg.agents.triple_keys import TripleKeys, triple_text
+from arkg.agents.triple_keys import TripleKeys, fact_line, triple_text
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.llm.base import ChatModel, Choice, Message, OutputSpec, Sampling
+from arkg.text import one_line
+
+_WORD = re.compile(r"\w+")
 
 # The constrained-mode option that stands for the paper's empty relation choice r = ∅.
 ANOTHER_ANCHOR = "none of these: choose another entity"
@@ -82,7 +86,8 @@ class _RelationOption:
 
     @property
     def label(self) -> str:
-        return self.relation if self.direction is Direction.OUT else f"{self.relation} (incoming)"
+        shown = one_line(self.relation)
+        return shown if self.direction is Direction.OUT else f"{shown} (incoming)"
 
 
 @dataclass
@@ -93,7 +98,8 @@ class _Step:
     anchor_candidates: list[str] = field(default_factory=list)
     anchor: str = ""
     anchor_attempts: int = 0
-    relations: dict[str, _RelationOption] = field(default_factory=dict)  # label -> option, best first
+    relations: dict[str, _RelationOption] = field(default_factory=dict)  # R(k): label -> option, best first
+    explored: list[str] = field(default_factory=list)  # labels of the anchor followed in earlier steps
     relation: _RelationOption | None = None
     relation_attempts: int = 0
     triples: dict[str, TripleRecord] = field(default_factory=dict)  # key -> triple shown
@@ -107,7 +113,7 @@ class _Step:
 @dataclass(frozen=True)
 class _FinishedStep:
     anchor: str
-    relation: str
+    relation: _RelationOption
     cited: tuple[TripleRecord, ...]
     implication: str
 
@@ -131,8 +137,12 @@ class _Run:
             self.kg.is_head if self.settings.edges is EdgeSet.OUT else self.kg.has_entity
         )
         self.keys = TripleKeys()
+        # Every name shown to the model, as shown -> as stored: a reply naming an entity by its shown
+        # (escaped) form still finds it.
+        self.shown_names: dict[str, str] = {}
         self.messages: list[Message] = []
         self.finished: list[_FinishedStep] = []
+        self.explored: set[tuple[str, _RelationOption]] = set()  # (anchor, relation) of finished steps
         self.step = _Step(k=0)
         self.stop_reason = StopReason.DONE
 
@@ -173,7 +183,7 @@ class _Run:
         prompt = load_prompt("ark_anchor")
         if self.constrained:
             self.step.anchor_candidates = self.anchor_candidates()
-            instruction = prompt.part("constrained", candidates=_bullets(self.step.anchor_candidates))
+            instruction = prompt.part("constrained", candidates=_bullets(self.show(self.step.anchor_candidates)))
         else:
             instruction = prompt.part("free")
         self.say(prompt.render(step=self.step.k, feedback=self.step.feedback, instruction=instruction))
@@ -187,10 +197,12 @@ class _Run:
             self.stop_reason = StopReason.NO_ANCHOR
             return Node.FINAL_ANSWER
         if self.constrained:
-            proposed, call = self.decide(Choice(step.anchor_candidates), Purpose.ANCHOR, step.anchor_attempts)
+            options = Choice(self.show(step.anchor_candidates))
+            shown, call = self.decide(options, Purpose.ANCHOR, step.anchor_attempts)
         else:
             reply, call = self.decide(replies.AnchorReply, Purpose.ANCHOR, step.anchor_attempts)
-            proposed = reply.anchor_entity.strip()
+            shown = reply.anchor_entity.strip()
+        proposed = self.shown_names.get(shown, shown)
         valid = bool(proposed) and self.explorable(proposed)
         step.feedback = "" if valid else self.anchor_feedback(proposed)
         if valid:
@@ -214,23 +226,27 @@ class _Run:
     # Node 5
     def retrieve_relations(self) -> Node:
         step = self.step
-        options = [
-            _RelationOption(relation, direction)
-            for direction in self.directions
-            for relation in self.kg.relations(step.anchor, direction)
-        ]
-        by_label = {option.label: option for option in options}
+        # R(k): the anchor's relations, less those followed from it in an earlier step (their facts
+        # are in the summary already; offering them again only invites the same step twice).
+        options = self.relation_options(step.anchor)
+        step.explored = [option.label for option in options if (step.anchor, option) in self.explored]
+        by_label = {option.label: option for option in options if option.label not in step.explored}
         step.relations = {label: by_label[label] for label in rank_by_question(by_label, self.question)}
         step.relation_attempts = 0
         shown = self.relations_shown()
         self.record(
             RelationsRetrieved(
-                step=step.k, anchor=step.anchor, offered=shown, not_shown=len(step.relations) - len(shown)
+                step=step.k,
+                anchor=step.anchor,
+                offered=shown,
+                not_shown=len(step.relations) - len(shown),
+                explored=step.explored,
             )
         )
         node = route_relations(list(step.relations))
         if node is Node.PROMPT_ANCHOR:
-            step.feedback = load_prompt("ark_feedback").part("anchor_without_relations", anchor=step.anchor)
+            part = "anchor_explored" if step.explored else "anchor_without_relations"
+            step.feedback = load_prompt("ark_feedback").part(part, anchor=one_line(step.anchor))
         return node
 
     # Node 6
@@ -245,7 +261,7 @@ class _Run:
         instruction = prompt.part("constrained" if self.constrained else "free")
         self.say(
             prompt.render(
-                step=step.k, anchor=step.anchor, relations=lines, feedback=step.feedback, instruction=instruction
+                step=step.k, anchor=one_line(step.anchor), relations=lines, feedback=step.feedback, instruction=instruction
             )
         )
         return Node.SELECT_RELATION
@@ -262,7 +278,14 @@ class _Run:
             reply, call = self.decide(replies.RelationReply, Purpose.RELATION, step.relation_attempts)
             proposed = reply.relation.strip()
         outcome: RelationOutcome = "empty" if not proposed else "valid" if proposed in step.relations else "invalid"
-        step.feedback = self.relation_feedback(proposed) if outcome == "invalid" else ""
+        if outcome != "invalid":
+            step.feedback = ""
+        elif proposed in step.explored:
+            step.feedback = load_prompt("ark_feedback").part(
+                "relation_explored", relation=proposed, anchor=one_line(step.anchor)
+            )
+        else:
+            step.feedback = self.relation_feedback(proposed)
         if outcome == "valid":
             step.relation = step.relations[proposed]
         elif outcome == "empty" and len(step.anchor_candidates) > 1:
@@ -301,6 +324,8 @@ class _Run:
             shown = [by_text[text] for text in ranked[: self.settings.max_triples_shown]]
         incoming = step.relation.direction is Direction.IN
         step.triples = {record.key: record for record in (self.triple_record(t, incoming) for t in shown)}
+        for record in step.triples.values():
+            self.show([record.head, record.tail])
         step.triples_not_shown = len(triples) - len(shown)
         step.context_before_reasoning = len(self.messages)
         self.record(
@@ -320,14 +345,14 @@ class _Run:
         assert step.relation is not None
         step.reasoning_attempts += 1
         prompt = load_prompt("ark_reasoning")
-        facts = [f"{key}: {triple_text(record.as_triple())}" for key, record in step.triples.items()]
+        facts = [fact_line(key, record.as_triple()) for key, record in step.triples.items()]
         if step.triples_not_shown:
             facts.append(f"({step.triples_not_shown} more not shown)")
         keys = tuple(step.triples)
         self.say(
             prompt.render(
                 step=step.k,
-                anchor=step.anchor,
+                anchor=one_line(step.anchor),
                 relation=step.relation.label,
                 facts="\n".join(facts) or "(none)",
                 feedback=step.feedback,
@@ -357,10 +382,11 @@ class _Run:
     def cleanup(self) -> Node:
         step = self.step
         assert step.relation is not None and step.reasoning is not None
+        self.explored.add((step.anchor, step.relation))
         self.finished.append(
             _FinishedStep(
                 anchor=step.anchor,
-                relation=step.relation.label,
+                relation=step.relation,
                 cited=tuple(step.triples[key] for key in dict.fromkeys(step.reasoning.cited_keys)),
                 implication=step.reasoning.implication,
             )
@@ -387,6 +413,9 @@ class _Run:
         reply, call = self.decide(output, Purpose.ANSWER, attempt=1)
         cited = list({record.key: record for step in self.finished for record in step.cited}.values())
         answer = _answer_value(reply.answer, self.trace.yes_no)
+        note = None
+        if isinstance(answer, str) and _only_words_of(answer, self.messages[0].content, prompt.template, prompt.part(kind)):
+            answer, note = None, f"the reply {one_line(reply.answer)!r} only repeats the instructions: read as no answer"
         self.trace.cited_triples = cited
         self.record(
             FinalAnswer(
@@ -394,6 +423,7 @@ class _Run:
                 answer=answer,
                 explanation=reply.explanation.strip(),
                 cited_keys=[record.key for record in cited],
+                note=note,
                 call=call,
             )
         )
@@ -422,9 +452,12 @@ class _Run:
 
     def decide(self, output: OutputSpec, purpose: Purpose, attempt: int) -> tuple[Any, ModelCall]:
         """One model call on the current context; its reply joins the context as the model's turn."""
+        shown = self.messages[-1].content
         completion = self.model.complete(self.messages, output, self.sampling())
         self.messages.append(Message(role="assistant", content=completion.raw))
-        call = ModelCall(purpose=purpose, step=self.step.k, attempt=attempt, raw=completion.raw, usage=completion.usage)
+        call = ModelCall(
+            purpose=purpose, step=self.step.k, attempt=attempt, shown=shown, raw=completion.raw, usage=completion.usage
+        )
         return completion.value, call
 
     def sampling(self) -> Sampling:
@@ -453,7 +486,27 @@ class _Run:
         ]
         new = [name for name in dict.fromkeys([*cited, *met]) if name not in in_question and self.explorable(name)]
         # From step 2 on, the entities just reached are the likely next hop: offer them first.
-        return list(dict.fromkeys([*new, *in_question]))[:limit]
+        candidates = [name for name in dict.fromkeys([*new, *in_question]) if not self.exhausted(name)]
+        return candidates[:limit]
+
+    def relation_options(self, anchor: str) -> list[_RelationOption]:
+        return [
+            _RelationOption(relation, direction)
+            for direction in self.directions
+            for relation in self.kg.relations(anchor, direction)
+        ]
+
+    def exhausted(self, anchor: str) -> bool:
+        """Whether every relation of the anchor was followed in an earlier step."""
+        if not any(explored_anchor == anchor for explored_anchor, _ in self.explored):
+            return False
+        return all((anchor, option) in self.explored for option in self.relation_options(anchor))
+
+    def show(self, names: list[str]) -> list[str]:
+        """The names as the model is shown them (one line each), remembering what each stands for."""
+        shown = [one_line(name) for name in names]
+        self.shown_names.update(zip(shown, names))
+        return shown
 
     def relations_shown(self) -> list[str]:
         return list(self.step.relations)[: self.settings.max_relations_shown]
@@ -461,17 +514,22 @@ class _Run:
     def anchor_feedback(self, proposed: str) -> str:
         matches = self.kg.search_entities(proposed, k=4 * CLOSEST_SHOWN) if proposed else []
         closest = [match.name for match in matches if self.explorable(match.name)][:CLOSEST_SHOWN]
-        return load_prompt("ark_feedback").part("invalid_anchor", proposed=proposed, closest=_names(closest))
+        return load_prompt("ark_feedback").part(
+            "invalid_anchor", proposed=one_line(proposed), closest=_names(self.show(closest))
+        )
 
     def relation_feedback(self, proposed: str) -> str:
         matches = [
             (match.score, _RelationOption(match.name, direction).label)
             for direction in self.directions
-            for match in self.kg.search_relations(self.step.anchor, proposed, k=CLOSEST_SHOWN, direction=direction)
+            for match in self.kg.search_relations(self.step.anchor, proposed, k=2 * CLOSEST_SHOWN, direction=direction)
         ]
-        closest = [label for _, label in sorted(matches, key=lambda pair: -pair[0])][:CLOSEST_SHOWN]
+        ranked = [label for _, label in sorted(matches, key=lambda pair: -pair[0]) if label in self.step.relations]
         return load_prompt("ark_feedback").part(
-            "invalid_relation", proposed=proposed, anchor=self.step.anchor, closest=_names(closest)
+            "invalid_relation",
+            proposed=one_line(proposed),
+            anchor=one_line(self.step.anchor),
+            closest=_names(ranked[:CLOSEST_SHOWN]),
         )
 
     def triple_record(self, triple: Triple, incoming: bool) -> TripleRecord:
@@ -493,15 +551,36 @@ class _Run:
         lines = []
         for number, step in enumerate(self.finished, start=1):
             facts = "; ".join(triple_text(record.as_triple()) for record in step.cited) or "none cited"
-            lines.append(f"Step {number}: {step.anchor} / {step.relation}. Facts: {facts}. So: {step.implication}")
+            lines.append(
+                f"Step {number}: {one_line(step.anchor)} / {step.relation.label}. Facts: {facts}."
+                f" So: {one_line(step.implication)}"
+            )
         return load_prompt("ark_system").part("summary", steps="\n".join(lines))
+
+
+_YES_NO = {"yes": True, "no": False, "true": True, "false": False}
+_FUNCTION_WORDS = frozenset("a an the to of in on at for by with and or is are was were be it its this that".split())
 
 
 def _answer_value(text: str, yes_no: bool) -> Answer:
     if yes_no:
-        return {"yes": True, "no": False}.get(text)
+        return _YES_NO.get(text)
     text = text.strip()
-    return None if text.casefold() in {"", "unknown"} else text
+    folded = text.casefold().rstrip(".!")
+    if folded in _YES_NO:  # a question taken for an open one may still be answered yes or no
+        return _YES_NO[folded]
+    return None if folded in {"", "unknown"} else text
+
+
+def _only_words_of(answer: str, *instructions: str) -> bool:
+    """Whether every word of the answer occurs in the prompt's own instructions: an echo, not an answer.
+
+    Small models sometimes fill the answer field with words of the request ("The answer to the
+    question"); a real answer names something (an entity, a value) that the instructions do not.
+    """
+    words = set(_WORD.findall(answer.casefold()))
+    known = _FUNCTION_WORDS.union(*(_WORD.findall(text.casefold()) for text in instructions))
+    return bool(words) and words <= known
 
 
 def _bullets(items: list[str]) -> str:

@@ -1,4 +1,8 @@
-"""Readable rich renderings of an ARK trace: one block per event (also used live), or the whole run."""
+"""Readable rich renderings of an ARK trace: one block per event (also used live), or the whole run.
+
+KG and model text is shown through `one_line`, so no name or reply can move the cursor or recolour
+the terminal.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +21,8 @@ from arkg.agents.ark_trace import (
     TriplesRetrieved,
 )
 from arkg.agents.base import Answer
-from arkg.agents.triple_keys import triple_text
+from arkg.agents.triple_keys import fact_line
+from arkg.text import one_line
 
 
 def describe(event: Event) -> RenderableType:
@@ -26,8 +31,10 @@ def describe(event: Event) -> RenderableType:
         return _attempt(event.step, event.attempt, "anchor", event.proposed, event.valid, event.feedback)
     if isinstance(event, RelationsRetrieved):
         more = f" (+{event.not_shown} not shown)" if event.not_shown else ""
+        if event.explored:
+            more += f" (explored already: {', '.join(event.explored)})"
         return Text.assemble(
-            _prefix(event.step), ("relations of ", "dim"), (event.anchor, "bold"), ": ", ", ".join(event.offered), more
+            _prefix(event.step), ("relations of ", "dim"), (one_line(event.anchor), "bold"), ": ", ", ".join(event.offered), more
         )
     if isinstance(event, RelationAttempt):
         if event.outcome == "empty":
@@ -36,8 +43,9 @@ def describe(event: Event) -> RenderableType:
             event.step, event.attempt, "relation", event.proposed, event.outcome == "valid", event.feedback
         )
     if isinstance(event, TriplesRetrieved):
-        lines = [Text.assemble(_prefix(event.step), ("facts for ", "dim"), (f"{event.anchor} / {event.relation}", "bold"))]
-        lines += [Text(f"      {record.key}: {triple_text(record.as_triple())}") for record in event.triples]
+        heading = f"{one_line(event.anchor)} / {event.relation}"
+        lines = [Text.assemble(_prefix(event.step), ("facts for ", "dim"), (heading, "bold"))]
+        lines += [Text(f"      {fact_line(record.key, record.as_triple())}") for record in event.triples]
         if event.not_shown:
             lines.append(Text(f"      ({event.not_shown} more not shown)", "dim"))
         return Group(*lines)
@@ -51,21 +59,24 @@ def describe(event: Event) -> RenderableType:
             " ",
             status,
             f" [{flag}] ",
-            (event.implication, "italic"),
+            (one_line(event.implication), "italic"),
         )
     if isinstance(event, Cleanup):
         return Text.assemble(_prefix(event.step), (f"summary of {event.step} step(s) kept; context reset", "dim"))
     assert isinstance(event, FinalAnswer)
-    return Group(
+    lines = [
         Text.assemble(("answer: ", "bold"), (_answer_text(event.answer), "bold cyan"), ("  (" + event.stop_reason.value + ")", "dim")),
-        Text(event.explanation, "italic"),
-    )
+        Text(one_line(event.explanation), "italic"),
+    ]
+    if event.note:
+        lines.append(Text(f"note: {event.note}", "yellow"))
+    return Group(*lines)
 
 
 def render_trace(trace: ArkTrace) -> Group:
     """The whole run: the question, every event, then the footer."""
     return Group(
-        Text.assemble(("question: ", "bold"), trace.question),
+        Text.assemble(("question: ", "bold"), one_line(trace.question)),
         *(describe(event) for event in trace.events),
         footer(trace),
     )
@@ -90,10 +101,10 @@ def _prefix(step: int, attempt: int | None = None) -> Text:
 
 
 def _attempt(step: int, attempt: int, what: str, proposed: str, valid: bool, feedback: str | None) -> Text:
-    text = Text.assemble(_prefix(step, attempt), (f"{what}: ", "dim"), (proposed or '""', "bold"))
+    text = Text.assemble(_prefix(step, attempt), (f"{what}: ", "dim"), (one_line(proposed) or '""', "bold"))
     text.append(" ✓" if valid else " ✗", "green" if valid else "red")
     if feedback:
-        text.append(f"  {feedback}", "yellow")
+        text.append(f"  {one_line(feedback)}", "yellow")
     return text
 
 

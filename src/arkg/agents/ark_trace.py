@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, computed_field
 
 from arkg.agents.ark_settings import ArkSettings
 from arkg.agents.base import Answer
+from arkg.agents.triple_keys import fact_line
 from arkg.graph.model import PropValue, Triple
 from arkg.llm.base import Usage
 
@@ -59,6 +60,9 @@ class ModelCall(BaseModel):
     purpose: Purpose
     step: int
     attempt: int
+    # The message that asked for this decision, exactly as the model read it: what an auditor
+    # checks the reply (e.g. its cited keys) against.
+    shown: str = ""
     raw: str
     usage: Usage
 
@@ -92,6 +96,8 @@ class RelationsRetrieved(BaseModel):
     anchor: str
     offered: list[str]  # labels as shown; incoming ones marked
     not_shown: int = 0
+    # Relations of this anchor followed in an earlier step: not offered again (their facts are in the summary).
+    explored: list[str] = []
 
 
 class RelationAttempt(BaseModel):
@@ -142,6 +148,8 @@ class FinalAnswer(BaseModel):
     answer: Answer
     explanation: str
     cited_keys: list[str]
+    # Why the reply was not taken as it stands (e.g. it only repeated the instructions).
+    note: str | None = None
     call: ModelCall
 
 
@@ -183,3 +191,28 @@ class ArkTrace(BaseModel):
     @property
     def usage(self) -> Usage:
         return sum((call.usage for call in self.calls), Usage())
+
+    def unverified_citations(self) -> list[str]:
+        """Citations that cannot be verified from the trace alone; empty for every run of the agent.
+
+        A valid reasoning step may cite only keys whose fact line, exactly as recorded, stands on a
+        line of the prompt that asked for that step; the answer may cite only facts of valid steps.
+        """
+        problems: list[str] = []
+        shown: dict[str, TripleRecord] = {}
+        grounded: set[str] = set()
+        for event in self.events:
+            if isinstance(event, TriplesRetrieved):
+                shown = {record.key: record for record in event.triples}
+            elif isinstance(event, ReasoningAttempt) and event.valid:
+                lines = set(event.call.shown.splitlines())
+                for key in event.cited_keys:
+                    record = shown.get(key)
+                    if record is None or fact_line(key, record.as_triple()) not in lines:
+                        problems.append(f"step {event.step}, attempt {event.attempt}: {key} was not shown")
+                    else:
+                        grounded.add(key)
+        problems += [
+            f"answer: {record.key} was not cited by a valid step" for record in self.cited_triples if record.key not in grounded
+        ]
+        return problems

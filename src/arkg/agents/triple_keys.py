@@ -7,6 +7,7 @@ hash keys with symbols were often mangled.
 from __future__ import annotations
 
 from arkg.graph.model import PropValue, Triple
+from arkg.text import one_line
 
 TripleIdentity = tuple[str, str, str, tuple[tuple[str, PropValue], ...]]
 
@@ -26,8 +27,17 @@ class TripleKeys:
 
 
 def triple_text(triple: Triple) -> str:
-    """`(head, relation, tail)` plus its props as `[name: value; ...]`, as shown to the model."""
-    text = f"({triple.head}, {triple.relation}, {triple.tail})"
+    """`(head, relation, tail)` plus its props as `[name: value; ...]`, as shown to the model.
+
+    Always one line: KG text cannot break the layout of a fact list (see arkg.text.one_line), so a
+    line that starts with a key is always a fact the agent retrieved.
+    """
+    text = f"({one_line(triple.head)}, {one_line(triple.relation)}, {one_line(triple.tail)})"
     if triple.props:
-        text += " [" + "; ".join(f"{name}: {value}" for name, value in triple.props.items()) + "]"
+        text += " [" + "; ".join(f"{one_line(name)}: {one_line(str(value))}" for name, value in triple.props.items()) + "]"
     return text
+
+
+def fact_line(key: str, triple: Triple) -> str:
+    """One line of a fact list: `T3: (head, relation, tail) [props]`."""
+    return f"{key}: {triple_text(triple)}"
