@@ -63,11 +63,14 @@ def _substitute(prompt: str, where: str, text: str, values: dict[str, object]) -
 
 
 @lru_cache(maxsize=None)
-def load_prompt(name: str) -> Prompt:
-    """The prompt stored as `prompts/<name>.yaml` beside this module (read once, then cached)."""
-    file = resources.files(PROMPTS_PACKAGE).joinpath(PROMPTS_FOLDER, f"{name}.yaml")
+def load_prompt(name: str, package: str = PROMPTS_PACKAGE) -> Prompt:
+    """The prompt stored as `prompts/<name>.yaml` in `package` (read once, then cached).
+
+    Each strategy keeps its prompts beside its code: `load_prompt("planner", "arkg.agents.kg_agent")`.
+    """
+    file = resources.files(package).joinpath(PROMPTS_FOLDER, f"{name}.yaml")
     if not file.is_file():
-        raise ArkgError(f"No prompt file {PROMPTS_FOLDER}/{name}.yaml in package {PROMPTS_PACKAGE}")
+        raise ArkgError(f"No prompt file {PROMPTS_FOLDER}/{name}.yaml in package {package}")
     try:
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
         if not isinstance(data, dict):
