@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arkg.agents.cot import ChainOfThought, CotReply
+from arkg.agents.cot import ChainOfThought, CotReply, CotSettings
+from arkg.agents.run import RunOptions
 from arkg.llm.base import Sampling
 from arkg.llm.scripted import ScriptedModel
 
@@ -17,12 +18,12 @@ def test_answer_maps_to_true_false_none(reply: str, expected: bool | None) -> No
     assert result.strategy == "cot"
     assert result.explanation == "because"
     assert result.usage.calls == 1
-    assert result.trace.raw == '{"reasoning": "because", "answer": "' + reply + '"}'
+    assert result.trace.call.raw == '{"reasoning": "because", "answer": "' + reply + '"}'
 
 
 def test_zero_shot_prompt_has_no_examples_and_asks_the_question() -> None:
     model = ScriptedModel.from_replies([{"reasoning": "r", "answer": "None"}])
-    ChainOfThought(model, sampling=Sampling(temperature=0.7, seed=3)).ask("Did X own a dog?")
+    ChainOfThought(model).ask("Did X own a dog?", RunOptions(sampling=Sampling(temperature=0.7, seed=3)))
     [call] = model.calls
     system, user = call.messages
     assert "Examples" not in system.content
@@ -33,7 +34,7 @@ def test_zero_shot_prompt_has_no_examples_and_asks_the_question() -> None:
 
 def test_few_shot_prompt_carries_examples_of_each_answer() -> None:
     model = ScriptedModel.from_replies([{"reasoning": "r", "answer": "True"}])
-    result = ChainOfThought(model, few_shot=True).ask("Is it so?")
+    result = ChainOfThought(model, CotSettings(few_shot=True)).ask("Is it so?")
     system = model.calls[0].messages[0].content
     assert result.strategy == "cot-fewshot"
     assert "Examples" in system

@@ -1,4 +1,4 @@
-"""Prompts as data files: every ARK prompt loads, states its role, and fills in cleanly."""
+"""Prompts as data files: every strategy's prompts load, state their role, and fill in cleanly."""
 
 from __future__ import annotations
 
@@ -9,40 +9,47 @@ import pytest
 from arkg.agents.prompts import Prompt, load_prompt
 from arkg.errors import ArkgError
 
-ARK_PROMPTS = sorted(
-    path.name.removesuffix(".yaml")
-    for path in resources.files("arkg.agents").joinpath("prompts").iterdir()
-    if path.name.startswith("ark_")
-)
+def _prompt_files() -> list[tuple[str, str]]:
+    """(package, name) of every prompt file of every strategy, found on disk."""
+    found = []
+    root = resources.files("arkg.agents")
+    for folder in [root, *(entry for entry in root.iterdir() if entry.is_dir())]:
+        prompts = folder.joinpath("prompts")
+        if prompts.is_dir():
+            package = "arkg.agents" if folder == root else f"arkg.agents.{folder.name}"
+            found += [(package, path.name.removesuffix(".yaml")) for path in prompts.iterdir() if path.name.endswith(".yaml")]
+    return sorted(found)
+
+
+PROMPTS = _prompt_files()
 
 
 def test_the_ark_loop_has_its_prompts():
-    assert {"ark_system", "ark_anchor", "ark_relation", "ark_reasoning", "ark_answer", "ark_feedback"} <= set(
-        ARK_PROMPTS
-    )
+    ark = {name for package, name in PROMPTS if package == "arkg.agents.ark"}
+    assert {"system", "anchor", "relation", "reasoning", "answer", "feedback"} <= ark
 
 
-@pytest.mark.parametrize("name", ARK_PROMPTS)
-def test_each_prompt_states_its_role(name):
-    prompt = load_prompt(name)
+@pytest.mark.parametrize(("package", "name"), PROMPTS)
+def test_each_prompt_states_its_role(package, name):
+    prompt = load_prompt(name, package)
     assert prompt.name == name and len(prompt.role.split()) >= 8
 
 
 def test_the_answer_prompt_says_when_commonsense_may_be_used():
-    text = load_prompt("ark_answer").render(findings="", instruction="")
+    text = load_prompt("answer", "arkg.agents.ark").render(findings="", noun="question", instruction="")
     assert "must come from the findings" in text and "Florence" in text
 
 
 def test_missing_value_is_an_error_naming_the_prompt_and_placeholder():
-    with pytest.raises(ArkgError, match=r"'ark_anchor'.*\$instruction"):
-        load_prompt("ark_anchor").render(step=1, feedback="")
+    with pytest.raises(ArkgError, match=r"'anchor'.*\$instruction"):
+        load_prompt("anchor", "arkg.agents.ark").render(step=1, feedback="")
 
 
 def test_unknown_prompt_and_unknown_part_are_clear_errors():
     with pytest.raises(ArkgError, match="no_such_prompt.yaml"):
         load_prompt("no_such_prompt")
     with pytest.raises(ArkgError, match="has no part 'nope'.*free"):
-        load_prompt("ark_anchor").part("nope")
+        load_prompt("anchor", "arkg.agents.ark").part("nope")
 
 
 def test_lines_left_blank_by_empty_values_are_dropped():

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from arkg.agents.question import is_yes_no_question
+from arkg.agents.question import is_claim, is_yes_no_question
 
 
 @pytest.mark.parametrize(
@@ -59,3 +59,18 @@ def test_yes_no_questions_in_other_languages(question):
 )
 def test_open_questions_in_other_languages(question):
     assert not is_yes_no_question(question)
+
+
+@pytest.mark.parametrize(
+    ("text", "claim"),
+    [
+        ("Marie Curie was born in Warsaw.", True),
+        ("The population of Horsens will reach 60000 before Ikast's", True),
+        ("Was Marie Curie born in Warsaw?", False),
+        ("Was the 2022 South Korean presidential election won by a member of the People Power Party", False),
+        ("Tell me whether Marie Curie was born in Warsaw.", False),
+        ("Name the pet of Yui Yuigahama.", False),
+    ],
+)
+def test_claims_are_statements(text, claim):
+    assert is_claim(text) is claim

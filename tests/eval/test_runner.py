@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from arkg.agents.base import Result
+from arkg.agents.strategy import Result
 from arkg.agents.cot import ChainOfThought
 from arkg.errors import ArkgError, ModelError
 from arkg.eval.colota import Question

@@ -48,3 +48,16 @@ def _french_yes_no(question: str, words: list[str]) -> bool:
     if marker < 0:
         return False
     return not any(word in _FRENCH_WH for word in _WORD.findall(folded[:marker]))
+
+
+# A sentence that starts like a request is a question even without a question mark ("Tell me whether ...").
+_REQUESTS = frozenset("tell say determine decide check verify find name list give state explain show".split())
+
+
+def is_claim(text: str) -> bool:
+    """A statement to verify ("Marie Curie was born in Warsaw."): no question mark, and it does not start
+    like a question ("Was ...", "Who ...") or a request ("Tell me whether ...")."""
+    words = _WORD.findall(text.casefold())
+    if text.rstrip().endswith(("?", "？")) or not words:
+        return False
+    return words[0] not in _REQUESTS and words[0] not in _AUXILIARIES and words[0] not in _WH_WORDS

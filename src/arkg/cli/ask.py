@@ -1,4 +1,4 @@
-"""`arkg ask`: answer one question with the ARK agent, printing its steps as they happen."""
+"""`arkg ask`: answer one question with a registered strategy, printing its steps as they happen."""
 
 from __future__ import annotations
 
@@ -6,23 +6,26 @@ import os
 import tempfile
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
-from arkg.agents.ark import Agent
-from arkg.agents.ark_render import describe, footer
-from arkg.agents.ark_settings import ArkSettings, EdgeSet, SelectionMode
+from arkg.agents import REGISTRY, Budget, Query, strategy_info
+from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.cli.errors import user_errors
-from arkg.graph import open_graph
-from arkg.llm.spec import open_model
-
-DEFAULTS = ArkSettings()
+from arkg.cli.render import describe, footer
+from arkg.cli.settings import parse_assignments, settings_overrides
+from arkg.errors import ArkgError
+from arkg.llm.base import Sampling
+from arkg.session import Session
 
 
 def ask(
-    question: Annotated[str, typer.Argument(help="The question, e.g. \"Was Marie Curie born in Warsaw?\"")],
+    question: Annotated[str, typer.Argument(help="The question (or a claim to verify), e.g. \"Was Marie Curie born in Warsaw?\"")],
+    strategy: Annotated[
+        str, typer.Option("--strategy", "-s", help=f"How to answer: {', '.join(REGISTRY)}.")
+    ] = "ark",
     db: Annotated[
         str | None, typer.Option("--db", help="The KG: an arkg SQLite store, or a SPARQL endpoint as wikidata:URL or rdf:URL. Default: the bundled sample KG.")
     ] = None,
@@ -35,55 +38,73 @@ def ask(
         ),
     ] = None,
     mode: Annotated[
-        SelectionMode, typer.Option(help="free: names checked after the fact (the paper); constrained: valid picks only.")
-    ] = DEFAULTS.mode,
-    edges: Annotated[
-        EdgeSet, typer.Option(help="Explore outgoing edges only (the paper) or incoming ones too.")
-    ] = DEFAULTS.edges,
-    k_max: Annotated[int, typer.Option("--k-max", min=1, help="Reasoning steps at most.")] = DEFAULTS.k_max,
-    c_max: Annotated[int, typer.Option("--c-max", min=1, help="Attempts per decision at most.")] = DEFAULTS.c_max,
-    temperature: Annotated[
-        float, typer.Option(min=0.0, help="Sampling temperature (0: greedy).")
-    ] = DEFAULTS.sampling.temperature,
-    seed: Annotated[int | None, typer.Option(help="Sampling seed (each model call adds its number).")] = (
-        DEFAULTS.sampling.seed
-    ),
+        SelectionMode | None, typer.Option(help="free: names checked after the fact (the paper); constrained: valid picks only.")
+    ] = None,
+    edges: Annotated[EdgeSet | None, typer.Option(help="Explore outgoing edges only (the paper) or incoming ones too.")] = None,
+    k_max: Annotated[int | None, typer.Option("--k-max", min=1, help="ARK: reasoning steps at most.")] = None,
+    c_max: Annotated[int | None, typer.Option("--c-max", min=1, help="ARK: attempts per decision at most.")] = None,
+    setting: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Any setting of the strategy as NAME=VALUE (repeat), e.g. --set max_depth=3."),
+    ] = None,
+    claim: Annotated[
+        bool | None, typer.Option("--claim/--question", help="Read the input as a claim to verify, or as a question (default: from its wording).")
+    ] = None,
+    temperature: Annotated[float, typer.Option(min=0.0, max=2.0, help="Sampling temperature (0: greedy).")] = 0.0,
+    seed: Annotated[int, typer.Option(help="Sampling seed (each model call adds its number).")] = 0,
+    max_calls: Annotated[int | None, typer.Option("--max-calls", min=1, help="Run budget: model calls at most.")] = None,
+    max_total_tokens: Annotated[
+        int | None, typer.Option("--max-total-tokens", min=1, help="Run budget: prompt + completion tokens at most.")
+    ] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", min=0.1, help="Server models: seconds per request.")] = None,
+    retries: Annotated[int | None, typer.Option("--retries", min=0, help="Server models: retries of a failed request.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result (with its trace) as JSON only.")] = False,
-    trace: Annotated[Path | None, typer.Option("--trace", help="Also write the trace as JSON to this file.")] = None,
+    trace: Annotated[Path | None, typer.Option("--trace", help="Also write the result and trace as JSON to this file.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Always call the model; skip the response cache.")] = False,
 ) -> None:
     """Answer QUESTION over a knowledge graph; every factual step cites the KG's triples."""
     console = Console()
-    settings = ArkSettings(
-        mode=mode,
-        edges=edges,
-        k_max=k_max,
-        c_max=c_max,
-        sampling=DEFAULTS.sampling.model_copy(update={"temperature": temperature, "seed": seed}),
-    )
     with user_errors():
+        query = Query(text=question, claim=claim) if question.strip() else None
+        if query is None:
+            raise ArkgError('The question is empty: ask something, e.g. arkg ask "Was Marie Curie born in Warsaw?"')
+        info = strategy_info(strategy)
+        flags: dict[str, Any] = {"mode": mode, "edges": edges, "k_max": k_max, "c_max": c_max}
+        overrides = settings_overrides(strategy, flags, parse_assignments(setting or []))
+        if trace is not None:
+            check_writable_file(trace)
+        sampling = Sampling(temperature=temperature, seed=seed, max_tokens=info.max_tokens)
+        budget = Budget(max_calls=max_calls, max_tokens=max_total_tokens)
         with nullcontext() if as_json else console.status("Opening the knowledge graph and the model"):
-            kg = open_graph(db)
-            chat_model = open_model(model, cache=not no_cache)
+            session = Session(db, model, cache=not no_cache, timeout=timeout, retries=retries)
         on_event = None if as_json else (lambda event: console.print(describe(event)))
         try:
-            result = Agent(kg, chat_model, settings, on_event=on_event).ask(question)
+            with session:
+                result = session.ask(query, strategy, overrides, sampling=sampling, budget=budget, on_event=on_event)
         except KeyboardInterrupt:
             Console(stderr=True).print("[yellow]Interrupted.[/yellow] No answer was produced.")
             raise typer.Exit(130) from None
-        finally:
-            kg.close()
         if trace is not None:
-            _write_atomically(trace, result.trace.model_dump_json(indent=2))
+            _write_atomically(trace, result.model_dump_json(indent=2))
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
-    console.print(footer(result.trace))
+    console.print(footer(result))
+
+
+def check_writable_file(path: Path) -> None:
+    """Fail before any work when `path` cannot become a file: a folder, or a missing or read-only parent."""
+    if path.is_dir():
+        raise ArkgError(f"{path} is a folder; name a file to write, e.g. {path / 'trace.json'}")
+    parent = path.parent
+    if not parent.is_dir():
+        raise ArkgError(f"cannot write {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise ArkgError(f"cannot write {path}: the folder {parent} is not writable")
 
 
 def _write_atomically(path: Path, text: str) -> None:
     """Write via a temporary file in the same folder, so a failed write leaves no half file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as file:
         file.write(text)
     os.replace(file.name, path)

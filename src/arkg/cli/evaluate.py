@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
@@ -11,8 +10,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from arkg.agents.ark_settings import EdgeSet, SelectionMode
+from arkg.agents import REGISTRY
+from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.cli.errors import user_errors
+from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.eval.report import SystemReport, build_report
 from arkg.eval.report_render import Table, notes, results_table, strategy_table, write_report
 from arkg.eval.runner import check_output, run_evaluation
@@ -21,15 +22,9 @@ from arkg.eval.setup import plan_evaluation
 console = Console()
 
 
-class StrategyName(str, Enum):
-    ARK = "ark"
-    COT = "cot"
-    COT_FEWSHOT = "cot-fewshot"
-
-
 def evaluate(
     dataset: Annotated[Path, typer.Option("--dataset", help="A CoLoTa-format JSON file (e.g. CR-LT-QA.json).")],
-    strategy: Annotated[StrategyName, typer.Option("--strategy", help="ark, or a chain-of-thought baseline without the KG.")],
+    strategy: Annotated[str, typer.Option("--strategy", "-s", help=f"A registered strategy: {', '.join(REGISTRY)}.")],
     out: Annotated[Path, typer.Option("--out", help="Results file (JSON lines), appended to as questions finish.")],
     model: Annotated[str, typer.Option("--model", help="Model spec, e.g. llamacpp (bundled), openai:MODEL@URL.")] = "llamacpp",
     runs: Annotated[int, typer.Option("--runs", min=1, help="Runs per question; run r samples with seed S+r.")] = 1,
@@ -39,18 +34,20 @@ def evaluate(
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
     ids: Annotated[list[str] | None, typer.Option("--ids", help="Only these question ids (repeat, or comma-separate).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue OUT, skipping questions already answered.")] = False,
-    mode: Annotated[SelectionMode, typer.Option("--mode", help="ARK: free-text picks (paper) or constrained decoding.")] = SelectionMode.CONSTRAINED,
-    edges: Annotated[EdgeSet, typer.Option("--edges", help="ARK: explore outgoing edges only, or both directions.")] = EdgeSet.OUT,
-    db: Annotated[str | None, typer.Option("--db", help="ARK: this KG (SQLite store, or wikidata:URL / rdf:URL) instead of the data set's gold triples.")] = None,
+    mode: Annotated[SelectionMode | None, typer.Option("--mode", help="Free-text picks (paper) or constrained decoding (strategies that explore the KG).")] = None,
+    edges: Annotated[EdgeSet | None, typer.Option("--edges", help="Explore outgoing edges only, or both directions.")] = None,
+    setting: Annotated[list[str] | None, typer.Option("--set", help="Any setting of the strategy as NAME=VALUE (repeat).")] = None,
+    db: Annotated[str | None, typer.Option("--db", help="This KG (SQLite store, or wikidata:URL / rdf:URL) instead of the data set's gold triples.")] = None,
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1, help="Token budget per model call.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the response cache.")] = False,
 ) -> None:
     """Run a strategy over a CoLoTa data set; each answer is saved as soon as it is known."""
     with user_errors():
         check_output(out, resume)
+        overrides = settings_overrides(strategy, {"mode": mode, "edges": edges}, parse_assignments(setting or []))
         plan = plan_evaluation(
-            dataset, strategy.value, model,
-            temperature=temperature, seed=seed, max_tokens=max_tokens, mode=mode, edges=edges, db=db,
+            dataset, strategy, model,
+            temperature=temperature, seed=seed, max_tokens=max_tokens, settings=overrides, db=db,
             ids=[part for entry in ids or [] for part in entry.split(",") if part.strip()],
             limit=limit, concurrency=concurrency, cache=not no_cache,
         )
@@ -59,7 +56,7 @@ def evaluate(
             for notice in plan.notices:
                 console.print(f"[yellow]Note:[/yellow] {escape(notice)}")
             summary = run_evaluation(
-                plan.questions, plan.factory, plan.config, out,
+                plan.questions, plan.strategy, plan.config, out,
                 runs=runs, concurrency=plan.concurrency, resume=resume,
             )
         finally:

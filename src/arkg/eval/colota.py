@@ -17,6 +17,7 @@ from typing import Sequence
 
 from pydantic import BaseModel, Field, StrictBool, ValidationError
 
+from arkg.agents.question import is_claim
 from arkg.errors import ArkgError, LoadError
 from arkg.eval.triples_text import ItemError, RawItem, Resolver, split_items
 from arkg.graph.model import Triple
@@ -52,6 +53,8 @@ class Question:
     entities: dict[str, str]
     strategies: tuple[str, ...]
     triples: tuple[Triple, ...]
+    # A claim to verify (CoLoTa's claim-verification files) rather than a question; answered alike.
+    claim: bool = False
 
 
 @dataclass
@@ -142,7 +145,15 @@ def load_dataset(path: str | Path) -> Dataset:
             continue
         dataset.problems.extend(_missing_entities(entry_id, entry, triples))
         dataset.questions.append(
-            Question(entry_id, entry.query, entry.answer, dict(entry.entities), tuple(entry.strategies), tuple(triples))
+            Question(
+                entry_id,
+                entry.query,
+                entry.answer,
+                dict(entry.entities),
+                tuple(entry.strategies),
+                tuple(triples),
+                claim=is_claim(entry.query),
+            )
         )
     dataset.triples = list(unique.values())
     return dataset

@@ -15,15 +15,11 @@ from typing import Callable, Iterable, Sequence
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from arkg.agents.base import Strategy
+from arkg.agents import AnswerKind, Query, RunOptions, Strategy
 from arkg.errors import ArkgError
 from arkg.eval.colota import Question
 from arkg.eval.results import Record, ResultsFile, ResultsWriter, RunConfig, config_differences, read_results
 from arkg.llm.base import Sampling, Usage
-
-# Builds the strategy for one run from that run's sampling parameters.
-StrategyFactory = Callable[[Sampling], Strategy]
-
 
 @dataclass(frozen=True)
 class Task:
@@ -53,7 +49,7 @@ def plan_tasks(questions: Sequence[Question], runs: int, seed: int) -> list[Task
 
 def run_evaluation(
     questions: Sequence[Question],
-    make_strategy: StrategyFactory,
+    strategy: Strategy,
     config: RunConfig,
     out: Path,
     *,
@@ -80,7 +76,7 @@ def run_evaluation(
             summary.usage += record.usage
             progress.update(bar, advance=1, status=_status(summary))
 
-        _execute(tasks, lambda task: _answer(task, make_strategy, config), finish, concurrency, summary)
+        _execute(tasks, lambda task: _answer(task, strategy, config), finish, concurrency, summary)
     return summary
 
 
@@ -130,12 +126,14 @@ def _execute(
                     finish(future.result())
 
 
-def _answer(task: Task, make_strategy: StrategyFactory, config: RunConfig) -> Record:
+def _answer(task: Task, strategy: Strategy, config: RunConfig) -> Record:
     sampling = Sampling(temperature=config.temperature, seed=task.seed, max_tokens=config.max_tokens)
     question = task.question
+    # Every CoLoTa entry, question or claim, is answered True / False / None.
+    query = Query(text=question.text, kind=AnswerKind.YES_NO, claim=question.claim)
     started = time.perf_counter()
     try:
-        result = make_strategy(sampling).ask(question.text)
+        result = strategy.ask(query, RunOptions(sampling=sampling))
         answer, explanation, usage, error = result.answer, result.explanation, result.usage, None
         trace = result.model_dump(mode="json")["trace"]
     except ArkgError as failure:

@@ -7,12 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from arkg.agents.ark_settings import EdgeSet, SelectionMode
+from typing import Any, Mapping
+
+from arkg.agents import Strategy, build_strategy, strategy_info, strategy_settings
 from arkg.eval.colota import Dataset, Question, build_graph, load_dataset
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
-from arkg.eval.runner import StrategyFactory
-from arkg.errors import ArkgError
-from arkg.eval.strategies import ARK, DEFAULT_MAX_TOKENS, STRATEGY_NAMES, choose_strategy
 from arkg.graph import open_graph
 from arkg.graph.model import KnowledgeGraph
 from arkg.llm.spec import open_model, parse_model_spec
@@ -22,7 +21,7 @@ class EvalPlan:
     dataset: Dataset
     questions: list[Question]
     config: RunConfig
-    factory: StrategyFactory
+    strategy: Strategy
     concurrency: int
     kg: KnowledgeGraph | None
     notices: list[str] = field(default_factory=list)
@@ -40,8 +39,7 @@ def plan_evaluation(
     temperature: float = 0.0,
     seed: int = 0,
     max_tokens: int | None = None,
-    mode: SelectionMode = SelectionMode.CONSTRAINED,
-    edges: EdgeSet = EdgeSet.OUT,
+    settings: Mapping[str, Any] | None = None,
     db: str | None = None,
     ids: Sequence[str] = (),
     limit: int | None = None,
@@ -49,30 +47,30 @@ def plan_evaluation(
     cache: bool = True,
 ) -> EvalPlan:
     """Load the data set and model, open the KG (the data set's gold triples unless `db` names a
-    store) and build the strategy; the in-process llama.cpp model runs one question at a time."""
+    store) and build the registered strategy with `settings`; the in-process llama.cpp model runs one
+    question at a time."""
+    info = strategy_info(strategy)
+    typed_settings = strategy_settings(strategy, settings)
     dataset = load_dataset(dataset_path)
     questions = dataset.select(ids, limit)
     notices = []
     if parse_model_spec(model_spec).backend == "llamacpp" and concurrency > 1:
         notices.append("the in-process llama.cpp model answers one call at a time: running with concurrency 1")
         concurrency = 1
-    if strategy not in STRATEGY_NAMES:
-        raise ArkgError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGY_NAMES)}")
-    uses_kg = strategy == ARK
     model = open_model(model_spec, cache=None if cache else False)
     kg: KnowledgeGraph | None = None
-    if uses_kg:
+    if info.uses_kg:
         kg = open_graph(db) if db else build_graph(dataset)
-    choice = choose_strategy(strategy, model, kg, mode, edges)
     config = RunConfig(
         dataset=dataset_path.name,
         dataset_sha256=hashlib.sha256(dataset_path.read_bytes()).hexdigest(),
-        kg=(db or GOLD_KG) if uses_kg else NO_KG,
+        kg=(db or GOLD_KG) if info.uses_kg else NO_KG,
         strategy=strategy,
         model=model.name,
         temperature=temperature,
         seed=seed,
-        max_tokens=max_tokens or DEFAULT_MAX_TOKENS[strategy],
-        settings=choice.settings,
+        max_tokens=max_tokens or info.max_tokens,
+        settings=typed_settings.model_dump(mode="json"),
     )
-    return EvalPlan(dataset, questions, config, choice.factory, concurrency, kg, notices)
+    agent = build_strategy(strategy, model, kg, typed_settings)
+    return EvalPlan(dataset, questions, config, agent, concurrency, kg, notices)

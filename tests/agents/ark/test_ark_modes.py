@@ -8,14 +8,18 @@ import pytest
 from pydantic import ValidationError
 from ark_helpers import QUESTION, TWO_STEPS, anchor, answer, reasoning, relation, sample_kg
 
-from arkg.agents.ark import ANOTHER_ANCHOR, Agent
-from arkg.agents.ark_settings import ArkSettings, EdgeSet, QuestionKind, SelectionMode
-from arkg.agents.ark_trace import ArkTrace, Purpose, TriplesRetrieved
-from arkg.agents.base import Result, Strategy
+from arkg.agents.ark.agent import ANOTHER_ANCHOR, ArkAgent
+from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.run import RunOptions
+from arkg.agents.strategy import AnswerKind, Query
+from arkg.agents.ark.trace import ArkTrace, Purpose, TriplesRetrieved
+from arkg.agents.strategy import Result, Strategy
 from arkg.errors import ModelError
 from arkg.graph.model import Triple
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.llm.base import Choice
+from arkg.llm.base import Sampling
 from arkg.llm.scripted import ScriptedModel
 
 FREE = ArkSettings(mode=SelectionMode.FREE)
@@ -33,7 +37,7 @@ def test_constrained_mode_offers_only_valid_candidates():
         answer("no"),
     ]
     model = ScriptedModel.from_replies(replies)
-    result = Agent(sample_kg(), model, CONSTRAINED).ask(QUESTION)
+    result = ArkAgent(sample_kg(), model, CONSTRAINED).ask(QUESTION)
 
     anchor_options = model.calls[0].output
     assert isinstance(anchor_options, Choice)
@@ -54,13 +58,13 @@ def test_constrained_mode_offers_only_valid_candidates():
 def test_constrained_mode_cannot_cite_a_key_of_another_step():
     model = ScriptedModel.from_replies(["Yui Yuigahama", "has pet", reasoning(["T9"])])
     with pytest.raises(ModelError, match="cited_keys"):
-        Agent(sample_kg(), model, CONSTRAINED).ask(QUESTION)
+        ArkAgent(sample_kg(), model, CONSTRAINED).ask(QUESTION)
 
 
 def test_constrained_another_anchor_option_is_the_empty_relation_choice():
     replies = ["Yui Yuigahama", ANOTHER_ANCHOR, "Yukino Yukinoshita", "has pet", reasoning(["T1"]), answer()]
     model = ScriptedModel.from_replies(replies)
-    result = Agent(sample_kg(), model, CONSTRAINED).ask(QUESTION)
+    result = ArkAgent(sample_kg(), model, CONSTRAINED).ask(QUESTION)
     assert [int(n) for n in result.trace.nodes] == [1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7, 8, 9, 10, 11]
     # The declined anchor is not offered again in this step.
     assert "Yui Yuigahama" not in model.calls[2].output.options
@@ -70,7 +74,7 @@ def test_incoming_edges_are_offered_as_marked_relations_when_edges_both():
     replies = ["dachshund", "animal breed (incoming)", reasoning(["T1"], "Sablé is a dachshund."), answer("no")]
     model = ScriptedModel.from_replies(replies)
     settings = ArkSettings(mode=SelectionMode.CONSTRAINED, edges=EdgeSet.BOTH)
-    result = Agent(sample_kg(), model, settings).ask("Is a dachshund someone's pet?")
+    result = ArkAgent(sample_kg(), model, settings).ask("Is a dachshund someone's pet?")
     assert "dachshund" in model.calls[0].output.options  # a tail-only entity can be explored
     facts = model.calls[2].messages[-1].content
     assert 'relation "animal breed (incoming)"' in facts and "T1: (Sablé, animal breed, dachshund)" in facts
@@ -80,7 +84,7 @@ def test_incoming_edges_are_offered_as_marked_relations_when_edges_both():
 
 def test_tail_only_entity_is_not_a_valid_anchor_with_outgoing_edges_only():
     replies = [anchor("dachshund"), anchor("Sablé"), relation("animal breed"), reasoning(["T1"]), answer()]
-    result = Agent(sample_kg(), ScriptedModel.from_replies(replies), FREE).ask(QUESTION)
+    result = ArkAgent(sample_kg(), ScriptedModel.from_replies(replies), FREE).ask(QUESTION)
     assert result.trace.invalid_attempts == 1
 
 
@@ -90,7 +94,7 @@ def test_triple_keys_are_stable_across_steps():
     # The same edge reached again from its other end keeps its first key.
     owner = [anchor("Sablé"), relation("has pet (incoming)"), reasoning(["T1"], more=True)]
     model = ScriptedModel.from_replies([*pet, *breed, *owner, answer()])
-    result = Agent(sample_kg(), model, ArkSettings(mode="free", k_max=3, edges="both")).ask(QUESTION)
+    result = ArkAgent(sample_kg(), model, ArkSettings(mode="free", k_max=3, edges="both")).ask(QUESTION)
     keys = [
         [(t.key, t.tail) for t in event.triples] for event in result.trace.events if isinstance(event, TriplesRetrieved)
     ]
@@ -101,7 +105,7 @@ def test_triple_keys_are_stable_across_steps():
 def test_props_are_shown_with_the_triples():
     replies = [anchor("Yui Yuigahama"), relation("educated at"), reasoning(["T1"]), answer()]
     model = ScriptedModel.from_replies(replies)
-    Agent(sample_kg(), model, FREE).ask(QUESTION)
+    ArkAgent(sample_kg(), model, FREE).ask(QUESTION)
     assert "T1: (Yui Yuigahama, educated at, Sōbu High School) [start time: 2011]" in model.calls[2].messages[-1].content
 
 
@@ -110,7 +114,7 @@ def test_many_tails_are_capped_with_a_note():
     kg.add_triples(Triple("Big City", "resident", f"person {n}") for n in range(30))
     replies = [anchor("Big City"), relation("resident"), reasoning(["T1"]), answer("unknown")]
     model = ScriptedModel.from_replies(replies)
-    result = Agent(kg, model, ArkSettings(mode="free", max_triples_shown=5)).ask("Does person 7 live in Big City?")
+    result = ArkAgent(kg, model, ArkSettings(mode="free", max_triples_shown=5)).ask("Does person 7 live in Big City?")
     prompt = model.calls[2].messages[-1].content
     assert prompt.count("person ") == 5 and "(25 more not shown)" in prompt
     assert "T1: (Big City, resident, person 7)" in prompt  # the tail named in the question is kept
@@ -120,9 +124,9 @@ def test_many_tails_are_capped_with_a_note():
 
 def test_result_cites_existing_triples_and_exports_the_trace_as_json():
     events = []
-    agent = Agent(sample_kg(), ScriptedModel.from_replies(TWO_STEPS), FREE, on_event=events.append)
+    agent = ArkAgent(sample_kg(), ScriptedModel.from_replies(TWO_STEPS), FREE)
     assert isinstance(agent, Strategy) and agent.name == "ark"
-    result = agent.ask(QUESTION)
+    result = agent.ask(QUESTION, RunOptions(on_event=events.append))
     assert result.strategy == "ark" and result.explanation == "A dachshund is not a corgi."
     kg = sample_kg()
     for cited in result.cited_triples:
@@ -143,14 +147,15 @@ def test_result_cites_existing_triples_and_exports_the_trace_as_json():
 
 def test_usage_adds_up_over_the_calls():
     model = ScriptedModel.from_replies(TWO_STEPS)
-    result = Agent(sample_kg(), model, FREE).ask(QUESTION)
+    result = ArkAgent(sample_kg(), model, FREE).ask(QUESTION)
     assert result.usage.calls == 7
     assert result.usage.prompt_tokens == sum(call.usage.prompt_tokens for call in result.trace.calls) > 0
 
 
 def test_each_call_gets_its_own_seed():
     model = ScriptedModel.from_replies(TWO_STEPS)
-    Agent(sample_kg(), model, ArkSettings(mode="free", sampling={"seed": 7, "temperature": 0.7})).ask(QUESTION)
+    options = RunOptions(sampling=Sampling(seed=7, temperature=0.7))
+    ArkAgent(sample_kg(), model, ArkSettings(mode="free")).ask(QUESTION, options)
     assert [call.sampling.seed for call in model.calls] == list(range(7, 14))
     assert {call.sampling.temperature for call in model.calls} == {0.7}
 
@@ -158,14 +163,14 @@ def test_each_call_gets_its_own_seed():
 @pytest.mark.parametrize(("reply", "expected"), [("yes", True), ("no", False), ("unknown", None)])
 def test_yes_no_answers(reply, expected):
     model = ScriptedModel.from_replies([anchor("Yui"), answer(reply)])
-    result = Agent(sample_kg(), model, ArkSettings(mode="free", c_max=1)).ask(QUESTION)
+    result = ArkAgent(sample_kg(), model, ArkSettings(mode="free", c_max=1)).ask(QUESTION)
     assert result.answer is expected
 
 
 def test_open_questions_get_a_free_text_answer_with_cited_triples():
     replies = [anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T1"], "Her pet is Sablé."), answer("Sablé")]
     model = ScriptedModel.from_replies(replies)
-    result = Agent(sample_kg(), model, FREE).ask("What is the name of Yui Yuigahama's pet?")
+    result = ArkAgent(sample_kg(), model, FREE).ask("What is the name of Yui Yuigahama's pet?")
     assert result.answer == "Sablé"
     assert result.cited_triples == [{"head": "Yui Yuigahama", "relation": "has pet", "tail": "Sablé", "props": {}}]
     assert set(model.calls[-1].output.model_json_schema()["properties"]["answer"]) >= {"type"}
@@ -173,13 +178,23 @@ def test_open_questions_get_a_free_text_answer_with_cited_triples():
 
 def test_the_caller_can_say_the_question_is_yes_no():
     model = ScriptedModel.from_replies([anchor("Yui"), answer("yes")])
-    settings = ArkSettings(mode="free", c_max=1, question_kind=QuestionKind.YES_NO)
-    assert Agent(sample_kg(), model, settings).ask("Name a corgi owner").answer is True
+    settings = ArkSettings(mode="free", c_max=1)
+    query = Query(text="Name a corgi owner", kind=AnswerKind.YES_NO)
+    assert ArkAgent(sample_kg(), model, settings).ask(query).answer is True
 
 
 def test_no_anchor_candidates_goes_straight_to_the_final_answer():
     model = ScriptedModel.from_replies([answer("unknown")])
-    result = Agent(SQLiteGraph(), model, CONSTRAINED).ask(QUESTION)
+    result = ArkAgent(SQLiteGraph(), model, CONSTRAINED).ask(QUESTION)
     assert [int(n) for n in result.trace.nodes] == [1, 2, 3, 4, 11]
     assert result.answer is None and len(model.calls) == 1
     assert "No facts were found" in model.calls[0].messages[-1].content
+
+
+def test_a_claim_is_verified_with_prompts_that_say_claim():
+    model = ScriptedModel.from_replies([anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T1"]), answer("no")])
+    result = ArkAgent(sample_kg(), model, FREE).ask("Yui Yuigahama's pet is a corgi.")
+    system, user = model.calls[0].messages[:2]
+    assert "You answer a claim" in system.content and user.content == "Claim to verify: Yui Yuigahama's pet is a corgi."
+    assert '"yes" if the claim is true' in model.calls[-1].messages[-1].content
+    assert result.claim and result.answer is False and result.trace.claim

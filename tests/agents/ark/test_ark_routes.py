@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 from ark_helpers import QUESTION, STEP, TWO_STEPS, anchor, answer, reasoning, relation, sample_kg
 
-from arkg.agents.ark import Agent
-from arkg.agents.ark_settings import ArkSettings, SelectionMode
-from arkg.agents.ark_trace import AnchorAttempt, Cleanup, RelationAttempt, StopReason
+from arkg.agents.ark import ArkAgent
+from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.modes import SelectionMode
+from arkg.agents.ark.trace import AnchorAttempt, Cleanup, RelationAttempt, StopReason
 from arkg.graph.model import Direction
 from arkg.llm.scripted import ScriptedModel
 
@@ -19,7 +20,7 @@ FREE = ArkSettings(mode=SelectionMode.FREE)
 
 def run(replies: list, settings: ArkSettings = FREE, kg=None):
     model = ScriptedModel.from_replies(replies)
-    result = Agent(kg or sample_kg(), model, settings).ask(QUESTION)
+    result = ArkAgent(kg or sample_kg(), model, settings).ask(QUESTION)
     return result, model
 
 

@@ -8,7 +8,7 @@ re-opens the anchor decision of the step, so it too needs an anchor attempt left
 
 from __future__ import annotations
 
-from arkg.agents.ark_trace import Node, RelationOutcome
+from arkg.agents.ark.trace import Node, RelationOutcome
 
 
 def route_anchor(valid: bool, c: int, c_max: int) -> Node:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from arkg.agents.ark_routes import route_anchor, route_continue, route_reasoning, route_relation, route_relations
-from arkg.agents.ark_trace import Node
+from arkg.agents.ark.routes import route_anchor, route_continue, route_reasoning, route_relation, route_relations
+from arkg.agents.ark.trace import Node
 
 C_MAX = 5
 

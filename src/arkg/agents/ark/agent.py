@@ -1,10 +1,10 @@
 """ARK-V1 (paper Section III, Fig. 1): explore the KG one anchor and relation at a time, then answer.
 
 The loop is a state machine over the paper's nodes 1-11. Each node is one method of `_Run` that
-returns the next node; the five branching points are the route functions of `ark_routes`, one per
+returns the next node; the five branching points are the route functions of `ark.routes`, one per
 equation of the paper.
 
-    agent = Agent(kg, model, ArkSettings(mode=SelectionMode.FREE))
+    agent = ArkAgent(kg, model, ArkSettings(mode=SelectionMode.FREE))
     result = agent.ask("Is Yui Yuigahama's pet a corgi?")
     result.answer          # True / False / None (None: the KG did not settle it)
     result.trace           # ArkTrace: every node, attempt, retrieval and model call
@@ -12,21 +12,19 @@ equation of the paper.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from arkg.agents import ark_replies as replies
-from arkg.agents.ark_routes import route_anchor, route_continue, route_reasoning, route_relation, route_relations
-from arkg.agents.ark_settings import ArkSettings, EdgeSet, QuestionKind, SelectionMode
-from arkg.agents.ark_trace import (
+from arkg.agents.ark import replies
+from arkg.agents.ark.routes import route_anchor, route_continue, route_reasoning, route_relation, route_relations
+from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.ark.trace import (
     AnchorAttempt,
     ArkTrace,
     Cleanup,
     Event,
     FinalAnswer,
-    ModelCall,
     Node,
     Purpose,
     ReasoningAttempt,
@@ -34,47 +32,46 @@ from arkg.agents.ark_trace import (
     RelationOutcome,
     RelationsRetrieved,
     StopReason,
-    TripleRecord,
     TriplesRetrieved,
 )
-from arkg.agents.base import Answer, Result
+from arkg.agents.answers import only_words_of, read_answer
 from arkg.agents.candidates import entities_in_question, rank_by_question
-from arkg.agents.prompts import load_prompt
-from arkg.agents.question import is_yes_no_question
+from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.prompts import Prompt, load_prompt
+from arkg.agents.run import RunKit, RunOptions, RunStopped
+from arkg.agents.strategy import Answer, Query, Result, as_query
+from arkg.agents.trace import ModelCall, TripleRecord
 from arkg.agents.triple_keys import TripleKeys, fact_line, triple_text
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
-from arkg.llm.base import ChatModel, Choice, Message, OutputSpec, Sampling
+from arkg.llm.base import ChatModel, Choice, Message, OutputSpec
 from arkg.text import one_line
-
-_WORD = re.compile(r"\w+")
 
 # The constrained-mode option that stands for the paper's empty relation choice r = ∅.
 ANOTHER_ANCHOR = "none of these: choose another entity"
 CLOSEST_SHOWN = 5
 
 
-EventCallback = Callable[[Event], None]
+NAME = "ark"
 
 
-class Agent:
+def _prompt(name: str) -> Prompt:
+    """One of ARK's prompts (arkg/agents/ark/prompts/<name>.yaml)."""
+    return load_prompt(name, __package__)
+
+
+class ArkAgent:
     """The ARK-V1 strategy over any KnowledgeGraph and ChatModel (satisfies the Strategy protocol)."""
 
-    name = "ark"
+    name = NAME
 
-    def __init__(
-        self,
-        kg: KnowledgeGraph,
-        model: ChatModel,
-        settings: ArkSettings | None = None,
-        on_event: EventCallback | None = None,
-    ) -> None:
+    def __init__(self, kg: KnowledgeGraph, model: ChatModel, settings: ArkSettings | None = None) -> None:
         self.kg = kg
         self.model = model
         self.settings = settings or ArkSettings()
-        self.on_event = on_event
 
-    def ask(self, question: str) -> Result:
-        return _Run(self, question).execute()
+    def ask(self, query: str | Query, options: RunOptions | None = None) -> Result:
+        run = _Run(self, as_query(query), RunKit(self.model, options or RunOptions()))
+        return RunKit.finish(run.execute, run.stopped)
 
 
 @dataclass(frozen=True)
@@ -121,15 +118,19 @@ class _FinishedStep:
 class _Run:
     """One question: the message context, the step in progress, and the trace."""
 
-    def __init__(self, agent: Agent, question: str) -> None:
+    def __init__(self, agent: ArkAgent, query: Query, kit: RunKit) -> None:
         self.kg = agent.kg
-        self.model = agent.model
         self.settings = agent.settings
-        self.on_event = agent.on_event
-        self.question = question
-        kind = self.settings.question_kind
-        yes_no = is_yes_no_question(question) if kind is QuestionKind.AUTO else kind is QuestionKind.YES_NO
-        self.trace = ArkTrace(question=question, yes_no=yes_no, model=self.model.name, settings=self.settings)
+        self.kit = kit
+        self.query = query
+        self.question = query.text
+        self.trace = ArkTrace(
+            question=query.text,
+            yes_no=query.yes_no,
+            claim=query.is_claim,
+            model=agent.model.name,
+            settings=self.settings,
+        )
         self.constrained = self.settings.mode is SelectionMode.CONSTRAINED
         self.directions = [Direction.OUT] if self.settings.edges is EdgeSet.OUT else [Direction.OUT, Direction.IN]
         # E_head of eq. (2); with incoming edges too, every entity with an edge can be explored.
@@ -180,7 +181,7 @@ class _Run:
 
     # Node 3
     def prompt_anchor(self) -> Node:
-        prompt = load_prompt("ark_anchor")
+        prompt = _prompt("anchor")
         if self.constrained:
             self.step.anchor_candidates = self.anchor_candidates()
             instruction = prompt.part("constrained", candidates=_bullets(self.show(self.step.anchor_candidates)))
@@ -246,13 +247,13 @@ class _Run:
         node = route_relations(list(step.relations))
         if node is Node.PROMPT_ANCHOR:
             part = "anchor_explored" if step.explored else "anchor_without_relations"
-            step.feedback = load_prompt("ark_feedback").part(part, anchor=one_line(step.anchor))
+            step.feedback = _prompt("feedback").part(part, anchor=one_line(step.anchor))
         return node
 
     # Node 6
     def prompt_relation(self) -> Node:
         step = self.step
-        prompt = load_prompt("ark_relation")
+        prompt = _prompt("relation")
         shown = self.relations_shown()
         hidden = len(step.relations) - len(shown)
         lines = _bullets([*shown, f"({hidden} more not shown)"] if hidden else shown)
@@ -281,7 +282,7 @@ class _Run:
         if outcome != "invalid":
             step.feedback = ""
         elif proposed in step.explored:
-            step.feedback = load_prompt("ark_feedback").part(
+            step.feedback = _prompt("feedback").part(
                 "relation_explored", relation=proposed, anchor=one_line(step.anchor)
             )
         else:
@@ -344,7 +345,7 @@ class _Run:
         step = self.step
         assert step.relation is not None
         step.reasoning_attempts += 1
-        prompt = load_prompt("ark_reasoning")
+        prompt = _prompt("reasoning")
         facts = [fact_line(key, record.as_triple()) for key, record in step.triples.items()]
         if step.triples_not_shown:
             facts.append(f"({step.triples_not_shown} more not shown)")
@@ -362,7 +363,7 @@ class _Run:
         output = replies.reasoning_reply_for(keys) if self.constrained and keys else replies.ReasoningReply
         reply, call = self.decide(output, Purpose.REASONING, step.reasoning_attempts)
         invalid = [key for key in reply.cited_keys if key not in step.triples]
-        step.feedback = load_prompt("ark_feedback").part("invalid_keys", keys=", ".join(keys) or "none") if invalid else ""
+        step.feedback = _prompt("feedback").part("invalid_keys", keys=", ".join(keys) or "none") if invalid else ""
         step.reasoning = ReasoningAttempt(
             step=step.k,
             attempt=step.reasoning_attempts,
@@ -402,37 +403,52 @@ class _Run:
 
     # Node 11
     def final_answer(self) -> Result:
-        prompt = load_prompt("ark_answer")
+        prompt = _prompt("answer")
         findings = self.summary() if self.finished else prompt.part("no_findings")
-        kind = "yes_no" if self.trace.yes_no else "open"
+        kind = ("claim" if self.query.is_claim else "yes_no") if self.trace.yes_no else "open"
+        instruction = prompt.part(kind)
         self.messages = [
             *self.base_context(),
-            Message(role="user", content=prompt.render(findings=findings, instruction=prompt.part(kind))),
+            Message(
+                role="user",
+                content=prompt.render(findings=findings, noun=self.query.noun, instruction=instruction),
+            ),
         ]
         output = replies.YesNoAnswer if self.trace.yes_no else replies.OpenAnswer
         reply, call = self.decide(output, Purpose.ANSWER, attempt=1)
-        cited = list({record.key: record for step in self.finished for record in step.cited}.values())
-        answer = _answer_value(reply.answer, self.trace.yes_no)
+        answer = read_answer(reply.answer, self.trace.yes_no)
         note = None
-        if isinstance(answer, str) and _only_words_of(answer, self.messages[0].content, prompt.template, prompt.part(kind)):
+        if isinstance(answer, str) and only_words_of(answer, self.messages[0].content, prompt.template, instruction):
             answer, note = None, f"the reply {one_line(reply.answer)!r} only repeats the instructions: read as no answer"
+        return self.conclude(answer, reply.explanation.strip(), note, call)
+
+    def stopped(self, stop: RunStopped) -> Result:
+        """The run budget ended the run before the final answer: no answer, and why."""
+        self.trace.nodes.append(Node.FINAL_ANSWER)
+        self.stop_reason = StopReason.BUDGET
+        return self.conclude(None, "", stop.reason, None)
+
+    def conclude(self, answer: Answer, explanation: str, note: str | None, call: ModelCall | None) -> Result:
+        cited = list({record.key: record for step in self.finished for record in step.cited}.values())
         self.trace.cited_triples = cited
         self.record(
             FinalAnswer(
                 stop_reason=self.stop_reason,
                 answer=answer,
-                explanation=reply.explanation.strip(),
+                explanation=explanation,
                 cited_keys=[record.key for record in cited],
                 note=note,
                 call=call,
             )
         )
         return Result(
-            strategy=Agent.name,
+            strategy=NAME,
             question=self.question,
+            claim=self.query.is_claim,
             answer=answer,
-            explanation=reply.explanation.strip(),
+            explanation=explanation,
             cited_triples=[record.as_triple().as_dict() for record in cited],
+            stop_reason=self.stop_reason.value,
             trace=self.trace,
             usage=self.trace.usage,
         )
@@ -441,10 +457,10 @@ class _Run:
 
     def base_context(self) -> list[Message]:
         """System prompt and question: the context of node 1, and what cleanup resets to."""
-        prompt = load_prompt("ark_system")
+        prompt = _prompt("system")
         return [
-            Message(role="system", content=prompt.render()),
-            Message(role="user", content=prompt.part("question", question=self.question)),
+            Message(role="system", content=prompt.render(noun=self.query.noun)),
+            Message(role="user", content=prompt.part(self.query.noun, question=self.question)),
         ]
 
     def say(self, text: str) -> None:
@@ -452,25 +468,13 @@ class _Run:
 
     def decide(self, output: OutputSpec, purpose: Purpose, attempt: int) -> tuple[Any, ModelCall]:
         """One model call on the current context; its reply joins the context as the model's turn."""
-        shown = self.messages[-1].content
-        completion = self.model.complete(self.messages, output, self.sampling())
-        self.messages.append(Message(role="assistant", content=completion.raw))
-        call = ModelCall(
-            purpose=purpose, step=self.step.k, attempt=attempt, shown=shown, raw=completion.raw, usage=completion.usage
-        )
-        return completion.value, call
-
-    def sampling(self) -> Sampling:
-        # A fresh seed per call: with temperature > 0 a retry must not replay the failed sample.
-        sampling = self.settings.sampling
-        if sampling.seed is None:
-            return sampling
-        return sampling.model_copy(update={"seed": sampling.seed + len(self.trace.calls)})
+        value, call = self.kit.complete(self.messages, output, purpose, step=self.step.k, attempt=attempt)
+        self.messages.append(Message(role="assistant", content=call.raw))
+        return value, call
 
     def record(self, event: Event) -> None:
         self.trace.events.append(event)
-        if self.on_event is not None:
-            self.on_event(event)
+        self.kit.emit(event)
 
     def anchor_candidates(self) -> list[str]:
         """Entities of the question, then entities met in cited facts, then others met: explorable only."""
@@ -514,7 +518,7 @@ class _Run:
     def anchor_feedback(self, proposed: str) -> str:
         matches = self.kg.search_entities(proposed, k=4 * CLOSEST_SHOWN) if proposed else []
         closest = [match.name for match in matches if self.explorable(match.name)][:CLOSEST_SHOWN]
-        return load_prompt("ark_feedback").part(
+        return _prompt("feedback").part(
             "invalid_anchor", proposed=one_line(proposed), closest=_names(self.show(closest))
         )
 
@@ -525,7 +529,7 @@ class _Run:
             for match in self.kg.search_relations(self.step.anchor, proposed, k=2 * CLOSEST_SHOWN, direction=direction)
         ]
         ranked = [label for _, label in sorted(matches, key=lambda pair: -pair[0]) if label in self.step.relations]
-        return load_prompt("ark_feedback").part(
+        return _prompt("feedback").part(
             "invalid_relation",
             proposed=one_line(proposed),
             anchor=one_line(self.step.anchor),
@@ -555,32 +559,7 @@ class _Run:
                 f"Step {number}: {one_line(step.anchor)} / {step.relation.label}. Facts: {facts}."
                 f" So: {one_line(step.implication)}"
             )
-        return load_prompt("ark_system").part("summary", steps="\n".join(lines))
-
-
-_YES_NO = {"yes": True, "no": False, "true": True, "false": False}
-_FUNCTION_WORDS = frozenset("a an the to of in on at for by with and or is are was were be it its this that".split())
-
-
-def _answer_value(text: str, yes_no: bool) -> Answer:
-    if yes_no:
-        return _YES_NO.get(text)
-    text = text.strip()
-    folded = text.casefold().rstrip(".!")
-    if folded in _YES_NO:  # a question taken for an open one may still be answered yes or no
-        return _YES_NO[folded]
-    return None if folded in {"", "unknown"} else text
-
-
-def _only_words_of(answer: str, *instructions: str) -> bool:
-    """Whether every word of the answer occurs in the prompt's own instructions: an echo, not an answer.
-
-    Small models sometimes fill the answer field with words of the request ("The answer to the
-    question"); a real answer names something (an entity, a value) that the instructions do not.
-    """
-    words = set(_WORD.findall(answer.casefold()))
-    known = _FUNCTION_WORDS.union(*(_WORD.findall(text.casefold()) for text in instructions))
-    return bool(words) and words <= known
+        return _prompt("system").part("summary", steps="\n".join(lines))
 
 
 def _bullets(items: list[str]) -> str:

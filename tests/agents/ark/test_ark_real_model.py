@@ -7,16 +7,17 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from arkg.agents.ark import Agent
-from arkg.agents.ark_settings import ArkSettings, SelectionMode
-from arkg.agents.ark_trace import AnchorAttempt, RelationAttempt
+from arkg.agents.ark import ArkAgent
+from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.modes import SelectionMode
+from arkg.agents.ark.trace import AnchorAttempt, RelationAttempt
 from arkg.cli import app
 from arkg.graph import SAMPLE_QUESTIONS, open_graph
 from arkg.graph.model import Triple
 from arkg.llm.base import Sampling
 
 pytestmark = pytest.mark.slow
-SHORT = {"k_max": 2, "c_max": 2, "sampling": Sampling(max_tokens=256)}
+SHORT = {"k_max": 2, "c_max": 2}
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +36,7 @@ def assert_grounded(result, kg) -> None:
 
 def test_constrained_run_ends_grounded_without_invalid_attempts(bundled_model, sample_kg):
     settings = ArkSettings(mode=SelectionMode.CONSTRAINED, **SHORT)
-    result = Agent(sample_kg, bundled_model, settings).ask(SAMPLE_QUESTIONS[0].question)
+    result = ArkAgent(sample_kg, bundled_model, settings).ask(SAMPLE_QUESTIONS[0].question)
     assert_grounded(result, sample_kg)
     assert result.trace.invalid_attempts == 0
     assert int(result.trace.nodes[0]) == 1 and int(result.trace.nodes[-1]) == 11
@@ -43,7 +44,7 @@ def test_constrained_run_ends_grounded_without_invalid_attempts(bundled_model, s
 
 def test_free_run_checks_every_pick_against_the_kg(bundled_model, sample_kg):
     settings = ArkSettings(mode=SelectionMode.FREE, **SHORT)
-    result = Agent(sample_kg, bundled_model, settings).ask(SAMPLE_QUESTIONS[0].question)
+    result = ArkAgent(sample_kg, bundled_model, settings).ask(SAMPLE_QUESTIONS[0].question)
     assert_grounded(result, sample_kg)
     anchors = [event for event in result.trace.events if isinstance(event, AnchorAttempt)]
     relations = [event for event in result.trace.events if isinstance(event, RelationAttempt)]

@@ -11,10 +11,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
-from arkg.agents.ark_settings import ArkSettings
-from arkg.agents.base import Answer
+from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.run import BUDGET_SPENT
+from arkg.agents.strategy import Answer
+from arkg.agents.trace import ModelCall, TripleRecord, total_usage
 from arkg.agents.triple_keys import fact_line
-from arkg.graph.model import PropValue, Triple
 from arkg.llm.base import Usage
 
 
@@ -50,33 +51,11 @@ class StopReason(str, Enum):
     C_MAX_RELATION = "c_max relation attempts failed"
     C_MAX_REASONING = "c_max reasoning attempts failed"
     NO_ANCHOR = "no entity of the question is in the knowledge graph"
+    BUDGET = BUDGET_SPENT
 
 
 # Of a relation attempt: "empty" is the paper's r = ∅ (the model asks for another anchor).
 RelationOutcome = Literal["valid", "empty", "invalid"]
-
-
-class ModelCall(BaseModel):
-    purpose: Purpose
-    step: int
-    attempt: int
-    # The message that asked for this decision, exactly as the model read it: what an auditor
-    # checks the reply (e.g. its cited keys) against.
-    shown: str = ""
-    raw: str
-    usage: Usage
-
-
-class TripleRecord(BaseModel):
-    key: str
-    head: str
-    relation: str
-    tail: str
-    props: dict[str, PropValue] = {}
-    incoming: bool = False  # reached from its tail (edges=both)
-
-    def as_triple(self) -> Triple:
-        return Triple(self.head, self.relation, self.tail, dict(self.props))
 
 
 class AnchorAttempt(BaseModel):
@@ -148,9 +127,10 @@ class FinalAnswer(BaseModel):
     answer: Answer
     explanation: str
     cited_keys: list[str]
-    # Why the reply was not taken as it stands (e.g. it only repeated the instructions).
+    # Why the reply was not taken as it stands (e.g. it only repeated the instructions), or why
+    # there was no reply (the budget was spent).
     note: str | None = None
-    call: ModelCall
+    call: ModelCall | None = None
 
 
 Event = Annotated[
@@ -164,6 +144,7 @@ _WITH_CALL = (AnchorAttempt, RelationAttempt, ReasoningAttempt, FinalAnswer)
 class ArkTrace(BaseModel):
     question: str
     yes_no: bool
+    claim: bool = False
     model: str
     settings: ArkSettings
     nodes: list[Node] = []
@@ -185,12 +166,12 @@ class ArkTrace(BaseModel):
     @property
     def calls(self) -> list[ModelCall]:
         """Every model call of the run, in order."""
-        return [event.call for event in self.events if isinstance(event, _WITH_CALL)]
+        return [event.call for event in self.events if isinstance(event, _WITH_CALL) and event.call is not None]
 
     @computed_field
     @property
     def usage(self) -> Usage:
-        return sum((call.usage for call in self.calls), Usage())
+        return total_usage(self.calls)
 
     def unverified_citations(self) -> list[str]:
         """Citations that cannot be verified from the trace alone; empty for every run of the agent.

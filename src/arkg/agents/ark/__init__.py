@@ -1,0 +1,20 @@
+"""ARK-V1 (Klein & Ohnemus): explore the KG one anchor and relation at a time, cite facts by key, then answer."""
+
+from __future__ import annotations
+
+from arkg.agents.ark.agent import NAME, ArkAgent
+from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.strategy import StrategyInfo, register
+
+register(
+    StrategyInfo(
+        name=NAME,
+        summary="ARK-V1: pick an anchor, then a relation, read its facts and cite them; repeat, then answer",
+        settings=ArkSettings,
+        build=lambda model, kg, settings: ArkAgent(kg, model, settings),
+        # Enough for the longest reply the bounded reply schemas allow (ark.replies), so none is cut off.
+        max_tokens=256,
+    )
+)
+
+__all__ = ["ArkAgent", "ArkSettings"]

@@ -1,0 +1,19 @@
+"""Settings of the ARK agent: the paper's bounds, how choices are made, what the model is shown."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arkg.agents.modes import EdgeSet, SelectionMode
+
+
+class ArkSettings(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    c_max: int = Field(5, ge=1, description="attempts per decision (anchor, relation, reasoning step)")
+    k_max: int = Field(8, ge=1, description="reasoning steps before the final answer is forced")
+    mode: SelectionMode = SelectionMode.CONSTRAINED
+    edges: EdgeSet = EdgeSet.OUT
+    max_triples_shown: int = Field(20, ge=1, description="triples shown per step; the rest are counted in a note")
+    max_relations_shown: int = Field(40, ge=1, description="relations offered per anchor; the rest are counted")
+    max_anchor_candidates: int = Field(8, ge=1, description="anchor options offered in constrained mode")

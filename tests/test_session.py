@@ -1,0 +1,53 @@
+"""The library call behind `arkg ask`: open a KG and a model once, ask with any registered strategy."""
+
+from __future__ import annotations
+
+import pytest
+
+from arkg.agents import REGISTRY, Budget
+from arkg.errors import ArkgError
+from arkg.llm.base import Choice
+from arkg.llm.scripted import ScriptedModel
+from arkg.session import Session
+
+
+def any_valid_reply(messages, output, sampling):
+    """Replies that fit any output spec: the first option, or a minimal JSON object for the schema."""
+    if isinstance(output, Choice):
+        return output.options[0]
+    values = {"string": "unknown", "boolean": False, "array": []}
+    properties = output.model_json_schema()["properties"]
+    reply = {}
+    for name, schema in properties.items():
+        if "enum" in schema:
+            reply[name] = schema["enum"][-1]
+        elif schema.get("type") == "array" and "enum" in schema.get("items", {}):
+            reply[name] = schema["items"]["enum"][:1]
+        else:
+            reply[name] = values.get(schema.get("type"), "unknown")
+    return reply
+
+
+@pytest.mark.parametrize("strategy", sorted(REGISTRY))
+def test_every_registered_strategy_answers_through_a_session(strategy):
+    events = []
+    with Session(db=None, model=ScriptedModel(any_valid_reply)) as session:
+        result = session.ask("Was Marie Curie born in Warsaw?", strategy, on_event=events.append)
+    assert result.strategy == strategy
+    assert result.answer in (True, False, None)
+    assert result.usage.calls >= 1
+    if hasattr(result.trace, "events"):
+        assert events == result.trace.events
+
+
+def test_settings_and_budget_reach_the_strategy():
+    with Session(model=ScriptedModel(any_valid_reply)) as session:
+        result = session.ask("Was Marie Curie born in Warsaw?", "ark", {"k_max": 1}, budget=Budget(max_calls=1))
+    assert result.trace.settings.k_max == 1 and result.usage.calls == 1 and result.answer is None
+
+
+def test_an_empty_question_is_refused_before_any_model_call():
+    model = ScriptedModel(any_valid_reply)
+    with Session(model=model) as session, pytest.raises(ArkgError, match="empty"):
+        session.ask("  ")
+    assert model.calls == []
