@@ -15,7 +15,8 @@ from arkg.agents.ark_settings import EdgeSet, SelectionMode
 from arkg.cli.errors import user_errors
 from arkg.eval.report import SystemReport, build_report
 from arkg.eval.report_render import Table, notes, results_table, strategy_table, write_report
-from arkg.eval.runner import check_output, run_evaluation
+from arkg.eval.results import check_results_target
+from arkg.eval.runner import StopReason, run_evaluation
 from arkg.eval.setup import plan_evaluation
 
 console = Console()
@@ -47,7 +48,7 @@ def evaluate(
 ) -> None:
     """Run a strategy over a CoLoTa data set; each answer is saved as soon as it is known."""
     with user_errors():
-        check_output(out, resume)
+        check_results_target(out, resume)
         plan = plan_evaluation(
             dataset, strategy.value, model,
             temperature=temperature, seed=seed, max_tokens=max_tokens, mode=mode, edges=edges, db=db,
@@ -64,7 +65,7 @@ def evaluate(
             )
         finally:
             plan.close()
-        if summary.interrupted:
+        if summary.stopped is StopReason.INTERRUPTED:
             console.print(f"[yellow]Interrupted[/yellow]: {summary.done} answer(s) saved in {escape(str(out))}; "
                           "continue with the same command plus --resume.")
             raise typer.Exit(130)

@@ -7,15 +7,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
+from pydantic import ValidationError
+
 from arkg.agents.ark_settings import EdgeSet, SelectionMode
 from arkg.eval.colota import Dataset, Question, build_graph, load_dataset
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
 from arkg.eval.runner import StrategyFactory
+from arkg.eval.stopping import StopSignal, StoppableModel
 from arkg.errors import ArkgError
 from arkg.eval.strategies import ARK, DEFAULT_MAX_TOKENS, STRATEGY_NAMES, choose_strategy
 from arkg.graph import open_graph
 from arkg.graph.model import KnowledgeGraph
+from arkg.llm.base import Sampling
 from arkg.llm.spec import open_model, parse_model_spec
+
 
 @dataclass
 class EvalPlan:
@@ -25,6 +30,8 @@ class EvalPlan:
     factory: StrategyFactory
     concurrency: int
     kg: KnowledgeGraph | None
+    # Requesting it stops the run at the next model call (the strategies' model checks it).
+    stop: StopSignal
     notices: list[str] = field(default_factory=list)
 
     def close(self) -> None:
@@ -47,9 +54,18 @@ def plan_evaluation(
     limit: int | None = None,
     concurrency: int = 1,
     cache: bool = True,
+    timeout: float | None = None,
+    retries: int | None = None,
 ) -> EvalPlan:
     """Load the data set and model, open the KG (the data set's gold triples unless `db` names a
-    store) and build the strategy; the in-process llama.cpp model runs one question at a time."""
+    store) and build the strategy; the in-process llama.cpp model runs one question at a time.
+
+    timeout (seconds per model request) and retries go to the model's backend (see open_model).
+    """
+    try:
+        Sampling(temperature=temperature)
+    except ValidationError as error:
+        raise ArkgError(f"temperature {temperature}: {error.errors()[0]['msg']}") from None
     dataset = load_dataset(dataset_path)
     questions = dataset.select(ids, limit)
     notices = []
@@ -59,7 +75,8 @@ def plan_evaluation(
     if strategy not in STRATEGY_NAMES:
         raise ArkgError(f"unknown strategy {strategy!r}; choose one of {', '.join(STRATEGY_NAMES)}")
     uses_kg = strategy == ARK
-    model = open_model(model_spec, cache=None if cache else False)
+    stop = StopSignal()
+    model = StoppableModel(open_model(model_spec, cache=None if cache else False, timeout=timeout, retries=retries), stop)
     kg: KnowledgeGraph | None = None
     if uses_kg:
         kg = open_graph(db) if db else build_graph(dataset)
@@ -75,4 +92,4 @@ def plan_evaluation(
         max_tokens=max_tokens or DEFAULT_MAX_TOKENS[strategy],
         settings=choice.settings,
     )
-    return EvalPlan(dataset, questions, config, choice.factory, concurrency, kg, notices)
+    return EvalPlan(dataset, questions, config, choice.factory, concurrency, kg, stop, notices)
