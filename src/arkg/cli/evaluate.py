@@ -9,17 +9,18 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 
 from arkg.agents.ark_settings import EdgeSet, SelectionMode
 from arkg.cli.errors import user_errors
+from arkg.cli.tables import print_table
 from arkg.eval.report import SystemReport, build_report
-from arkg.eval.report_render import Table, notes, results_table, strategy_table, write_report
+from arkg.eval.report_render import notes, results_table, strategy_table, write_report
 from arkg.eval.results import check_results_target
 from arkg.eval.runner import StopReason, run_evaluation
 from arkg.eval.setup import plan_evaluation
+from arkg.text import one_line
 
-console = Console()
+console = Console(soft_wrap=True)
 
 
 class StrategyName(str, Enum):
@@ -56,7 +57,7 @@ def evaluate(
             limit=limit, concurrency=concurrency, cache=not no_cache,
         )
         try:
-            console.print(escape(plan.dataset.summary()), highlight=False)
+            console.print("\n".join(map(one_line, plan.dataset.summary().splitlines())), markup=False, highlight=False)
             for notice in plan.notices:
                 console.print(f"[yellow]Note:[/yellow] {escape(notice)}")
             summary = run_evaluation(
@@ -90,21 +91,10 @@ def report(
 def _print_tables(results: list[Path]) -> list[SystemReport]:
     systems = build_report(results)
     for table in (results_table(systems), strategy_table(systems)):
-        console.print(_rich(table))
+        print_table(console, table)
     for note in notes(systems):
-        console.print(f"[dim]- {escape(note)}[/dim]")
+        console.print(f"[dim]- {escape(one_line(note))}[/dim]")
     return systems
-
-
-def _rich(table: Table) -> RichTable:
-    rendered = RichTable(title=table.title, caption=table.footnote)
-    first, *numbers = table.header
-    rendered.add_column(first, overflow="fold", min_width=20)
-    for column in numbers:
-        rendered.add_column(column, overflow="fold")
-    for row in table.rows:
-        rendered.add_row(*row)
-    return rendered
 
 
 def register(app: typer.Typer) -> None:
