@@ -15,14 +15,25 @@ from arkg.agents.ark import Agent
 from arkg.agents.ark_render import describe, footer
 from arkg.agents.ark_settings import ArkSettings, EdgeSet, SelectionMode
 from arkg.cli.errors import user_errors
+from arkg.cli.options import TEMPERATURE_RANGE, Retries, Timeout
+from arkg.errors import ArkgError
 from arkg.graph import open_graph
 from arkg.llm.spec import open_model
+from arkg.paths import check_writable_file
 
 DEFAULTS = ArkSettings()
 
 
+def _not_blank(question: str) -> str:
+    if not question.strip():
+        raise typer.BadParameter("the question is empty")
+    return question
+
+
 def ask(
-    question: Annotated[str, typer.Argument(help="The question, e.g. \"Was Marie Curie born in Warsaw?\"")],
+    question: Annotated[
+        str, typer.Argument(callback=_not_blank, help="The question, e.g. \"Was Marie Curie born in Warsaw?\"")
+    ],
     db: Annotated[
         str | None, typer.Option("--db", help="The KG: an arkg SQLite store, or a SPARQL endpoint as wikidata:URL or rdf:URL. Default: the bundled sample KG.")
     ] = None,
@@ -43,7 +54,7 @@ def ask(
     k_max: Annotated[int, typer.Option("--k-max", min=1, help="Reasoning steps at most.")] = DEFAULTS.k_max,
     c_max: Annotated[int, typer.Option("--c-max", min=1, help="Attempts per decision at most.")] = DEFAULTS.c_max,
     temperature: Annotated[
-        float, typer.Option(min=0.0, help="Sampling temperature (0: greedy).")
+        float, typer.Option(**TEMPERATURE_RANGE, help="Sampling temperature, 0-2 (0: greedy).")
     ] = DEFAULTS.sampling.temperature,
     seed: Annotated[int | None, typer.Option(help="Sampling seed (each model call adds its number).")] = (
         DEFAULTS.sampling.seed
@@ -51,6 +62,8 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print the result (with its trace) as JSON only.")] = False,
     trace: Annotated[Path | None, typer.Option("--trace", help="Also write the trace as JSON to this file.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Always call the model; skip the response cache.")] = False,
+    timeout: Timeout = None,
+    retries: Retries = None,
 ) -> None:
     """Answer QUESTION over a knowledge graph; every factual step cites the KG's triples."""
     console = Console()
@@ -62,9 +75,11 @@ def ask(
         sampling=DEFAULTS.sampling.model_copy(update={"temperature": temperature, "seed": seed}),
     )
     with user_errors():
+        if trace is not None:
+            check_writable_file(trace, "trace file")
         with nullcontext() if as_json else console.status("Opening the knowledge graph and the model"):
             kg = open_graph(db)
-            chat_model = open_model(model, cache=not no_cache)
+            chat_model = open_model(model, cache=not no_cache, timeout=timeout, retries=retries)
         on_event = None if as_json else (lambda event: console.print(describe(event)))
         try:
             result = Agent(kg, chat_model, settings, on_event=on_event).ask(question)
@@ -82,11 +97,17 @@ def ask(
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder, so a failed write leaves no half file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as file:
-        file.write(text)
-    os.replace(file.name, path)
+    """Write via a temporary file in the same folder, so a failed write leaves neither a half file nor the temporary one."""
+    temporary: Path | None = None
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as file:
+            temporary = Path(file.name)
+            file.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+        raise ArkgError(f"cannot write trace file {path}: {error.strerror or error}") from None
 
 
 def register(app: typer.Typer) -> None:
