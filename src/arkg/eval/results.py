@@ -179,7 +179,7 @@ def check_results_target(path: Path, resume: bool) -> None:
     overwritten without `resume`, not being written by another process."""
     check_writable_file(path, "results file")
     if path.exists() and not resume:
-        raise ArkgError(f"{path} already exists: pass --resume to continue it, or choose another output file")
+        raise _exists(path)
     check_not_busy(path)
     if path.exists():
         read_results(path)  # a damaged file is reported now, not after the model has loaded
@@ -198,9 +198,12 @@ def _open_append(path: Path, flags: int, existing: bool) -> BinaryIO:
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | flags, 0o644)
     except FileExistsError:
-        how = "it appeared meanwhile" if existing else "pass --resume to continue it, or choose another output file"
-        raise ArkgError(f"{path} already exists: {how}") from None
+        raise (ArkgError(f"{path} appeared while it was being opened") if existing else _exists(path)) from None
     return os.fdopen(fd, "ab")
+
+
+def _exists(path: Path) -> ArkgError:
+    return ArkgError(f"{path} already exists: pass --resume to continue it, or choose another output file")
 
 
 def _ends_with_newline(path: Path) -> bool:
