@@ -109,7 +109,7 @@ def _question_ids(ids: list[str] | None) -> list[str]:
 
 def _run(plan: EvalPlan, out: Path, *, runs: int, resume: bool, max_unavailable: int) -> RunSummary:
     """Run with progress on stderr; Ctrl-C once stops at the next model call, twice quits at once."""
-    latest: list[RunSummary] = []
+    saved = 0
 
     def stopping() -> None:
         plan.stop.request()
@@ -121,7 +121,8 @@ def _run(plan: EvalPlan, out: Path, *, runs: int, resume: bool, max_unavailable:
     display = eval_progress(stderr, one_line(f"{plan.config.strategy} · {plan.config.model}"))
 
     def on_progress(summary: RunSummary) -> None:
-        latest[:] = [summary]
+        nonlocal saved
+        saved = summary.done
         display(summary)
 
     try:
@@ -132,7 +133,6 @@ def _run(plan: EvalPlan, out: Path, *, runs: int, resume: bool, max_unavailable:
                 on_progress=on_progress, stop=plan.stop, max_unavailable=max_unavailable,
             )
     except QuitNow:
-        saved = latest[-1].done if latest else 0
         stderr.print(
             f"[yellow]Quit[/yellow]: {saved} answer(s) of this run are saved in {escape(str(out))}; questions in "
             "progress were dropped. Continue with the same command plus --resume."
