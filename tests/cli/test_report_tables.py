@@ -56,7 +56,7 @@ def test_piped_report_prints_complete_unwrapped_tables(tmp_path: Path, monkeypat
     lines = result.stdout.splitlines()
     assert "| " + " | ".join(HEADER) + " |" in lines
     assert f"| ark · {MODEL} · constrained | 0 | 1 | 1 | 100.00 | 100.00 | 100.00 | n/a | 4.0 | 1,120 |" in lines
-    assert f"| sports | 1 | 100.0 |" in lines
+    assert "| sports | 1 | 100.0 |" in lines
 
 
 @pytest.mark.parametrize("width", [40, 60, 100, 130, 200])
