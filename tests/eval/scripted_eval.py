@@ -4,12 +4,14 @@
 
 The scripted model's answer depends only on the question and the sampling seed (like a cached
 model at a fixed seed), and each call takes `--delay` seconds so that the test can kill it midway.
+Also the helpers other tests of real processes share (`write_dataset`, `records_written`).
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import time
 from pathlib import Path
 
@@ -21,6 +23,28 @@ from arkg.llm.base import Sampling
 from arkg.llm.scripted import ScriptedModel
 
 RUNS = 2
+
+
+def write_dataset(path: Path, questions: int) -> Path:
+    """A CoLoTa-format file of `questions` usable claims C1..Cn (Cn is true when n is even)."""
+    entries = [
+        {
+            "id": f"C{i}",
+            "query": f"Is claim number {i} true?",
+            "answer": i % 2 == 0,
+            "KG Entities": {"A": "Q1"},
+            "KG Triples": f"1- (A, value, {i})",
+            "Reasoning Strategy": ["definition"],
+        }
+        for i in range(1, questions + 1)
+    ]
+    path.write_text(json.dumps(entries), encoding="utf-8")
+    return path
+
+
+def records_written(out: Path) -> int:
+    """Complete lines after the header (0 when the file does not exist yet)."""
+    return max(0, out.read_text(encoding="utf-8").count("\n") - 1) if out.exists() else 0
 
 
 def scripted_model(delay: float) -> ScriptedModel:
@@ -46,8 +70,8 @@ def main() -> None:
         model=model.name, temperature=0.7, seed=11, max_tokens=64,
     )
     run_evaluation(
-        dataset.questions, lambda sampling: ChainOfThought(model, sampling=sampling), config, args.out,
-        runs=RUNS, resume=args.resume, show_progress=False,
+        dataset.questions, ChainOfThought(model), config, args.out,
+        runs=RUNS, resume=args.resume,
     )
 
 

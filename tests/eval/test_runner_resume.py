@@ -10,24 +10,12 @@ import sys
 import time
 from pathlib import Path
 
+from arkg.eval.writer_lock import lock_path
+from scripted_eval import records_written, write_dataset
+
 HELPER = Path(__file__).with_name("scripted_eval.py")
 QUESTIONS = 8
 RUNS = 2  # as in scripted_eval.RUNS
-
-
-def write_dataset(path: Path) -> None:
-    entries = [
-        {
-            "id": f"C{i}",
-            "query": f"Is claim number {i} true?",
-            "answer": i % 2 == 0,
-            "KG Entities": {"A": "Q1"},
-            "KG Triples": f"1- (A, value, {i})",
-            "Reasoning Strategy": ["definition"],
-        }
-        for i in range(1, QUESTIONS + 1)
-    ]
-    path.write_text(json.dumps(entries), encoding="utf-8")
 
 
 def run_helper(dataset: Path, out: Path, *extra: str) -> subprocess.Popen:
@@ -43,13 +31,9 @@ def answers(out: Path) -> dict[tuple[str, int], object]:
     return {(r["question_id"], r["run"]): (r["answer"], r["seed"], r["explanation"]) for r in records}
 
 
-def records_written(out: Path) -> int:
-    return max(0, out.read_text(encoding="utf-8").count("\n") - 1) if out.exists() else 0
-
-
 def test_sigkill_midway_then_resume_gives_the_uninterrupted_results(tmp_path: Path) -> None:
     dataset = tmp_path / "claims.json"
-    write_dataset(dataset)
+    write_dataset(dataset, QUESTIONS)
 
     reference = tmp_path / "reference.jsonl"
     assert run_helper(dataset, reference).wait(timeout=120) == 0
@@ -65,10 +49,13 @@ def test_sigkill_midway_then_resume_gives_the_uninterrupted_results(tmp_path: Pa
     process.wait(timeout=30)
     partial = records_written(killed)
     assert 3 <= partial < QUESTIONS * RUNS
+    # The killed writer's lock file stays behind; its OS lock died with it, so the resume takes it over.
+    assert lock_path(killed).exists()
 
     assert run_helper(dataset, killed, "--resume").wait(timeout=120) == 0
     resumed = answers(killed)
     assert len(resumed) == QUESTIONS * RUNS
     assert resumed == answers(reference)
+    assert not lock_path(killed).exists()
     # Runs sample with different seeds (base 11 + run index).
     assert {seed for (_, seed, _) in resumed.values()} == {11, 12}

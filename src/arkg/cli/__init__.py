@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from importlib.metadata import version
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.markup import escape
 
 from arkg.cli import ask, evaluate, kg
+from arkg.text import clip, one_line
+
+# EX_SOFTWARE (sysexits.h): an internal error, as opposed to a mistake in the input.
+EXIT_INTERNAL_ERROR = 70
+DEBUG_VARIABLE = "ARKG_DEBUG"
 
 app = typer.Typer(
     name="arkg",
@@ -17,5 +29,33 @@ ask.register(app)
 evaluate.register(app)
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"arkg {version('arkg')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print arkg's version and exit.")
+    ] = False,
+) -> None:
+    """Options before any command (the app's help text is set above)."""
+
+
 def main() -> None:
-    app()
+    """Run the command line. An unexpected exception is a bug: one line about it instead of a
+    traceback, unless ARKG_DEBUG=1 asks for the traceback."""
+    try:
+        app()
+    except Exception as error:
+        if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
+            raise
+        Console(stderr=True).print(
+            f"[red]Internal error[/red] (a bug in arkg): {escape(one_line(clip(f'{type(error).__name__}: {error}')))}\n"
+            f"Please report it as an arkg issue with the command you ran and the traceback that "
+            f"{DEBUG_VARIABLE}=1 shows.",
+            soft_wrap=True,
+        )
+        sys.exit(EXIT_INTERNAL_ERROR)

@@ -14,15 +14,26 @@ from rich.console import Console
 from arkg.agents import REGISTRY, Budget, Query, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.cli.errors import user_errors
+from arkg.cli.options import TEMPERATURE_RANGE, Retries, Timeout
 from arkg.cli.render import describe, footer
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.errors import ArkgError
 from arkg.llm.base import Sampling
+from arkg.paths import check_writable_file
 from arkg.session import Session
 
 
+def _not_blank(question: str) -> str:
+    if not question.strip():
+        raise typer.BadParameter("the question is empty")
+    return question
+
+
 def ask(
-    question: Annotated[str, typer.Argument(help="The question (or a claim to verify), e.g. \"Was Marie Curie born in Warsaw?\"")],
+    question: Annotated[
+        str,
+        typer.Argument(callback=_not_blank, help="The question (or a claim to verify), e.g. \"Was Marie Curie born in Warsaw?\""),
+    ],
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"How to answer: {', '.join(REGISTRY)}.")
     ] = "ark",
@@ -50,14 +61,14 @@ def ask(
     claim: Annotated[
         bool | None, typer.Option("--claim/--question", help="Read the input as a claim to verify, or as a question (default: from its wording).")
     ] = None,
-    temperature: Annotated[float, typer.Option(min=0.0, max=2.0, help="Sampling temperature (0: greedy).")] = 0.0,
+    temperature: Annotated[float, typer.Option(**TEMPERATURE_RANGE, help="Sampling temperature, 0-2 (0: greedy).")] = 0.0,
     seed: Annotated[int, typer.Option(help="Sampling seed (each model call adds its number).")] = 0,
     max_calls: Annotated[int | None, typer.Option("--max-calls", min=1, help="Run budget: model calls at most.")] = None,
     max_total_tokens: Annotated[
         int | None, typer.Option("--max-total-tokens", min=1, help="Run budget: prompt + completion tokens at most.")
     ] = None,
-    timeout: Annotated[float | None, typer.Option("--timeout", min=0.1, help="Server models: seconds per request.")] = None,
-    retries: Annotated[int | None, typer.Option("--retries", min=0, help="Server models: retries of a failed request.")] = None,
+    timeout: Timeout = None,
+    retries: Retries = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result (with its trace) as JSON only.")] = False,
     trace: Annotated[Path | None, typer.Option("--trace", help="Also write the result and trace as JSON to this file.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Always call the model; skip the response cache.")] = False,
@@ -65,14 +76,12 @@ def ask(
     """Answer QUESTION over a knowledge graph; every factual step cites the KG's triples."""
     console = Console()
     with user_errors():
-        query = Query(text=question, claim=claim) if question.strip() else None
-        if query is None:
-            raise ArkgError('The question is empty: ask something, e.g. arkg ask "Was Marie Curie born in Warsaw?"')
+        query = Query(text=question, claim=claim)
         info = strategy_info(strategy)
         flags: dict[str, Any] = {"mode": mode, "edges": edges, "k_max": k_max, "c_max": c_max}
         overrides = settings_overrides(strategy, flags, parse_assignments(setting or []))
         if trace is not None:
-            check_writable_file(trace)
+            check_writable_file(trace, "trace file")
         sampling = Sampling(temperature=temperature, seed=seed, max_tokens=info.max_tokens)
         budget = Budget(max_calls=max_calls, max_tokens=max_total_tokens)
         with nullcontext() if as_json else console.status("Opening the knowledge graph and the model"):
@@ -92,22 +101,18 @@ def ask(
     console.print(footer(result))
 
 
-def check_writable_file(path: Path) -> None:
-    """Fail before any work when `path` cannot become a file: a folder, or a missing or read-only parent."""
-    if path.is_dir():
-        raise ArkgError(f"{path} is a folder; name a file to write, e.g. {path / 'trace.json'}")
-    parent = path.parent
-    if not parent.is_dir():
-        raise ArkgError(f"cannot write {path}: the folder {parent} does not exist")
-    if not os.access(parent, os.W_OK):
-        raise ArkgError(f"cannot write {path}: the folder {parent} is not writable")
-
-
 def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder, so a failed write leaves no half file."""
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as file:
-        file.write(text)
-    os.replace(file.name, path)
+    """Write via a temporary file in the same folder, so a failed write leaves neither a half file nor the temporary one."""
+    temporary: Path | None = None
+    try:
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as file:
+            temporary = Path(file.name)
+            file.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+        raise ArkgError(f"cannot write trace file {path}: {error.strerror or error}") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -2,24 +2,45 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 
 from arkg.agents import REGISTRY
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.cli.errors import user_errors
+from arkg.cli.eval_progress import eval_progress
+from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
+from arkg.cli.options import TEMPERATURE_RANGE, Retries, Timeout
 from arkg.cli.settings import parse_assignments, settings_overrides
+from arkg.cli.tables import print_table
 from arkg.eval.report import SystemReport, build_report
-from arkg.eval.report_render import Table, notes, results_table, strategy_table, write_report
-from arkg.eval.runner import check_output, run_evaluation
-from arkg.eval.setup import plan_evaluation
+from arkg.eval.report_render import notes, results_table, strategy_table, write_report
+from arkg.eval.results import check_results_target
+from arkg.eval.runner import DEFAULT_MAX_UNAVAILABLE, RunSummary, StopReason, run_evaluation
+from arkg.eval.setup import EvalPlan, plan_evaluation
+from arkg.paths import check_writable_file
+from arkg.text import one_line
 
-console = Console()
+console = Console(soft_wrap=True)
+stderr = Console(stderr=True, soft_wrap=True)
+
+# Exit statuses of `arkg eval` besides 0 (every question answered), 1 (a user error) and 2 (bad options).
+EXIT_FAILED_QUESTIONS = 3
+EXIT_SERVER_DOWN = 4
+EXIT_INTERRUPTED = 130
+EXIT_CODES = f"""Exit status:
+0 every question answered;
+1 an error in the input or setup (one line says which);
+2 a bad option;
+{EXIT_FAILED_QUESTIONS} some questions ended in an error (--resume retries only those);
+{EXIT_SERVER_DOWN} stopped early: the model server could not be reached (--resume continues);
+{EXIT_INTERRUPTED} stopped by Ctrl-C (--resume continues)."""
 
 
 def evaluate(
@@ -28,45 +49,122 @@ def evaluate(
     out: Annotated[Path, typer.Option("--out", help="Results file (JSON lines), appended to as questions finish.")],
     model: Annotated[str, typer.Option("--model", help="Model spec, e.g. llamacpp (bundled), openai:MODEL@URL.")] = "llamacpp",
     runs: Annotated[int, typer.Option("--runs", min=1, help="Runs per question; run r samples with seed S+r.")] = 1,
-    temperature: Annotated[float, typer.Option("--temperature", min=0.0, help="Sampling temperature.")] = 0.0,
+    temperature: Annotated[float, typer.Option("--temperature", **TEMPERATURE_RANGE, help="Sampling temperature (0-2).")] = 0.0,
     seed: Annotated[int, typer.Option("--seed", help="Base seed S.")] = 0,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Questions in parallel (HTTP backends).")] = 1,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
     ids: Annotated[list[str] | None, typer.Option("--ids", help="Only these question ids (repeat, or comma-separate).")] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue OUT, skipping questions already answered.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue OUT, skipping questions already answered (failed ones are retried).")] = False,
     mode: Annotated[SelectionMode | None, typer.Option("--mode", help="Free-text picks (paper) or constrained decoding (strategies that explore the KG).")] = None,
     edges: Annotated[EdgeSet | None, typer.Option("--edges", help="Explore outgoing edges only, or both directions.")] = None,
     setting: Annotated[list[str] | None, typer.Option("--set", help="Any setting of the strategy as NAME=VALUE (repeat).")] = None,
     db: Annotated[str | None, typer.Option("--db", help="This KG (SQLite store, or wikidata:URL / rdf:URL) instead of the data set's gold triples.")] = None,
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1, help="Token budget per model call.")] = None,
+    timeout: Timeout = None,
+    retries: Retries = None,
+    max_unreachable: Annotated[
+        int,
+        typer.Option(
+            "--max-unreachable", min=0,
+            help="Stop when this many questions in a row could not reach the model server (0: never stop).",
+        ),
+    ] = DEFAULT_MAX_UNAVAILABLE,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the response cache.")] = False,
 ) -> None:
     """Run a strategy over a CoLoTa data set; each answer is saved as soon as it is known."""
     with user_errors():
-        check_output(out, resume)
+        check_results_target(out, resume)
         overrides = settings_overrides(strategy, {"mode": mode, "edges": edges}, parse_assignments(setting or []))
-        plan = plan_evaluation(
-            dataset, strategy, model,
-            temperature=temperature, seed=seed, max_tokens=max_tokens, settings=overrides, db=db,
-            ids=[part for entry in ids or [] for part in entry.split(",") if part.strip()],
-            limit=limit, concurrency=concurrency, cache=not no_cache,
-        )
         try:
-            console.print(escape(plan.dataset.summary()), highlight=False)
+            plan = plan_evaluation(
+                dataset, strategy, model,
+                temperature=temperature, seed=seed, max_tokens=max_tokens, settings=overrides, db=db,
+                ids=_question_ids(ids), limit=limit, concurrency=concurrency, cache=not no_cache,
+                timeout=timeout, retries=retries,
+            )
+        except KeyboardInterrupt:
+            stderr.print("[yellow]Interrupted[/yellow] before any question ran; nothing was written.")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        try:
+            console.print("\n".join(map(one_line, plan.dataset.summary().splitlines())), markup=False, highlight=False)
             for notice in plan.notices:
                 console.print(f"[yellow]Note:[/yellow] {escape(notice)}")
-            summary = run_evaluation(
-                plan.questions, plan.strategy, plan.config, out,
-                runs=runs, concurrency=plan.concurrency, resume=resume,
-            )
+            summary = _run(plan, out, runs=runs, resume=resume, max_unavailable=max_unreachable)
         finally:
             plan.close()
-        if summary.interrupted:
-            console.print(f"[yellow]Interrupted[/yellow]: {summary.done} answer(s) saved in {escape(str(out))}; "
-                          "continue with the same command plus --resume.")
-            raise typer.Exit(130)
-        console.print(f"{summary.done} answered, {summary.skipped} already in {escape(str(out))}, {summary.failed} failed.")
-        _print_tables([out])
+        _conclude(summary, out, max_unreachable)
+
+
+def _question_ids(ids: list[str] | None) -> list[str]:
+    if ids is None:
+        return []
+    parts = [part.strip() for entry in ids for part in entry.split(",") if part.strip()]
+    if not parts:
+        raise typer.BadParameter("no question id given", param_hint="'--ids'")
+    return parts
+
+
+def _run(plan: EvalPlan, out: Path, *, runs: int, resume: bool, max_unavailable: int) -> RunSummary:
+    """Run with progress on stderr; Ctrl-C once stops at the next model call, twice quits at once."""
+    saved = 0
+
+    def stopping() -> None:
+        plan.stop.set()
+        stderr.print(
+            "[yellow]Stopping[/yellow]: no new question starts; questions in progress stop at their next model "
+            "call. Press Ctrl-C again to quit at once."
+        )
+
+    display = eval_progress(stderr, one_line(f"{plan.config.strategy} · {plan.config.model}"))
+
+    def on_progress(summary: RunSummary) -> None:
+        nonlocal saved
+        saved = summary.done
+        display(summary)
+
+    try:
+        with display, two_step_ctrl_c(stopping):
+            return run_evaluation(
+                plan.questions, plan.strategy, plan.config, out,
+                runs=runs, concurrency=plan.concurrency, resume=resume,
+                on_progress=on_progress, stop=plan.stop, max_unavailable=max_unavailable,
+            )
+    except QuitNow:
+        stderr.print(
+            f"[yellow]Quit[/yellow]: {saved} answer(s) of this run are saved in {escape(str(out))}; questions in "
+            "progress were dropped. Continue with the same command plus --resume."
+        )
+        sys.stdout.flush()
+        sys.stderr.flush()
+        # At once: worker threads may be inside a long model call that nothing can cut short.
+        os._exit(EXIT_INTERRUPTED)
+
+
+def _conclude(summary: RunSummary, out: Path, max_unavailable: int) -> None:
+    """Say how the run ended; exit with the status that tells it (see EXIT_CODES)."""
+    where = escape(str(out))
+    dropped = f"; {summary.cut_short} question(s) in progress were dropped" if summary.cut_short else ""
+    if summary.stopped is StopReason.INTERRUPTED:
+        stderr.print(
+            f"[yellow]Stopped[/yellow]: {summary.done} answer(s) of this run saved in {where}{dropped}. "
+            "Continue with the same command plus --resume."
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if summary.stopped is StopReason.SERVER_DOWN:
+        stderr.print(
+            f"[red]Stopped early[/red]: the model server looks down: {max_unavailable} questions in a row could "
+            f"not reach it ({escape(one_line(summary.unavailable_error or ''))}). Finished answers are saved in "
+            f"{where}{dropped}; fix the server and rerun the same command with --resume."
+        )
+        raise typer.Exit(EXIT_SERVER_DOWN)
+    console.print(f"{summary.done} answered, {summary.skipped} already in {where}, {summary.failed} failed.")
+    _print_tables([out])
+    if summary.failed:
+        stderr.print(
+            f"[red]{summary.failed} question(s) ended in an error[/red] (the `error` field of their records in "
+            f"{where}); rerun the same command with --resume to retry only those."
+        )
+        raise typer.Exit(EXIT_FAILED_QUESTIONS)
 
 
 def report(
@@ -76,33 +174,24 @@ def report(
 ) -> None:
     """Table III-style metrics, accuracy by reasoning strategy, and optionally a report file with plots."""
     with user_errors():
+        outputs = [(path, as_html) for path, as_html in ((markdown, False), (html, True)) if path is not None]
+        for path, _ in outputs:
+            check_writable_file(path, "report file")
         systems = _print_tables(results)
-        for path, as_html in ((markdown, False), (html, True)):
-            if path is not None:
-                written = write_report(systems, path, as_html)
-                console.print("Wrote " + ", ".join(escape(str(file)) for file in written))
+        for path, as_html in outputs:
+            written = write_report(systems, path, as_html)
+            console.print("Wrote " + ", ".join(escape(str(file)) for file in written))
 
 
 def _print_tables(results: list[Path]) -> list[SystemReport]:
     systems = build_report(results)
     for table in (results_table(systems), strategy_table(systems)):
-        console.print(_rich(table))
+        print_table(console, table)
     for note in notes(systems):
-        console.print(f"[dim]- {escape(note)}[/dim]")
+        console.print(f"[dim]- {escape(one_line(note))}[/dim]")
     return systems
 
 
-def _rich(table: Table) -> RichTable:
-    rendered = RichTable(title=table.title, caption=table.footnote)
-    first, *numbers = table.header
-    rendered.add_column(first, overflow="fold", min_width=20)
-    for column in numbers:
-        rendered.add_column(column, overflow="fold")
-    for row in table.rows:
-        rendered.add_row(*row)
-    return rendered
-
-
 def register(app: typer.Typer) -> None:
-    app.command("eval")(evaluate)
+    app.command("eval", epilog=EXIT_CODES)(evaluate)
     app.command("report")(report)

@@ -22,6 +22,7 @@ from arkg.errors import ArkgError, LoadError
 from arkg.eval.triples_text import ItemError, RawItem, Resolver, split_items
 from arkg.graph.model import Triple
 from arkg.graph.sqlite_store import SQLiteGraph
+from arkg.text import clip, one_line
 
 TRIPLES_FIELD = "KG Triples"
 
@@ -72,13 +73,29 @@ class Dataset:
         return question
 
     def select(self, ids: Sequence[str] = (), limit: int | None = None) -> list[Question]:
-        """The questions with these ids (all when none given), in file order, at most `limit` of them."""
+        """The questions with these ids (all when none given), in file order, at most `limit` of them.
+
+        Selecting nothing is an error: a data set without usable questions, or a limit below 1.
+        """
+        if not self.questions:
+            raise ArkgError(self._nothing_usable())
+        if limit is not None and limit < 1:
+            raise ArkgError(f"limit must be at least 1 (got {limit})")
         wanted = set(ids)
         unknown = wanted - {question.id for question in self.questions}
         if unknown:
             raise ArkgError(f"{self.path}: no usable question with id(s) {', '.join(sorted(unknown))}")
         chosen = [question for question in self.questions if not wanted or question.id in wanted]
         return chosen if limit is None else chosen[:limit]
+
+    def _nothing_usable(self) -> str:
+        if not self.entries:
+            return f"{self.path}: the data set has no entries"
+        skipped = [p for p in self.problems if p.effect is Effect.QUESTION_SKIPPED]
+        shown = "; ".join(one_line(clip(str(problem), 160)) for problem in skipped[:3])
+        more = f" (and {len(skipped) - 3} more)" if len(skipped) > 3 else ""
+        detail = f": {shown}{more}" if skipped else ""
+        return f"{self.path}: none of its {self.entries} entries is a usable question{detail}"
 
     def summary(self) -> str:
         skipped = [p for p in self.problems if p.effect is Effect.QUESTION_SKIPPED]

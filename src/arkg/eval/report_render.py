@@ -9,6 +9,7 @@ from pathlib import Path
 from arkg.eval.metrics import Spread
 from arkg.eval.plots import save_plots
 from arkg.eval.report import SystemReport
+from arkg.text import one_line
 
 NOT_AVAILABLE = "n/a"
 
@@ -91,18 +92,24 @@ def notes(systems: list[SystemReport]) -> list[str]:
 def to_markdown(tables: list[Table], notes: list[str], images: list[Path]) -> str:
     parts = ["# Evaluation report", ""]
     for table in tables:
-        parts += [f"## {table.title}", "", _markdown_row(table.header), _markdown_row(["---"] * len(table.header))]
-        parts += [_markdown_row(row) for row in table.rows]
-        parts += ["", table.footnote, ""] if table.footnote else [""]
+        parts += markdown_table(table, heading="## ")
     if notes:
-        parts += ["## Notes", "", *(f"- {note}" for note in notes), ""]
+        parts += ["## Notes", "", *(f"- {one_line(note)}" for note in notes), ""]
     if images:
         parts += ["## Plots", "", *(f"![{image.stem}]({image.name})" for image in images), ""]
     return "\n".join(parts)
 
 
+def markdown_table(table: Table, heading: str = "") -> list[str]:
+    """The table as Markdown lines: `heading` + title, header, rows, footnote. Cells are kept on one
+    line (`one_line`), whatever text the KG or the model put in them."""
+    lines = [heading + one_line(table.title), "", _markdown_row(table.header), _markdown_row(["---"] * len(table.header))]
+    lines += [_markdown_row(row) for row in table.rows]
+    return lines + (["", one_line(table.footnote), ""] if table.footnote else [""])
+
+
 def _markdown_row(cells: list[str]) -> str:
-    return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+    return "| " + " | ".join(one_line(cell).replace("|", "\\|") for cell in cells) + " |"
 
 
 def to_html(tables: list[Table], notes: list[str], images: list[Path]) -> str:

@@ -2,7 +2,7 @@
 
 Each record is appended and fsync'ed as soon as its question is done, so a killed process loses
 only the questions in flight. A line cut short by a kill can only be the last one; it is ignored
-when reading and cut off before appending.
+when reading and cut off before appending. One process writes a file at a time (writer_lock).
 """
 
 from __future__ import annotations
@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from arkg.errors import ArkgError
+from arkg.eval.writer_lock import WriterLock, check_not_busy
 from arkg.llm.base import Usage
+from arkg.paths import check_writable_file
 
 FORMAT = "arkg-eval/1"
 # RunConfig.kg for the data set's own gold triples, and for strategies that use no KG.
@@ -84,7 +86,10 @@ class ResultsFile:
 
 def read_results(path: Path) -> ResultsFile:
     """Parse a results file; a malformed line other than a cut-off last line is an error naming it."""
-    data = path.read_bytes()
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ArkgError(f"cannot read results file {path}: {error.strerror or error}") from None
     lines = data.split(b"\n")
     config: RunConfig | None = None
     records: list[Record] = []
@@ -123,20 +128,31 @@ def config_differences(written: RunConfig, wanted: RunConfig) -> list[str]:
 
 
 class ResultsWriter:
-    """Appends records durably (write, flush, fsync per record); safe to call from several threads."""
+    """The one writer of a results file: holds its write lock (see writer_lock), then appends records
+    durably (write, flush, fsync per record) through an O_APPEND descriptor; thread-safe.
 
-    def __init__(self, path: Path, config: RunConfig, resume_from: ResultsFile | None = None) -> None:
+    New file: created with its header (never over an existing file unless resuming). `resume=True`:
+    an existing file is read (`previous`), checked against `config`, and a line cut off by a kill is
+    removed before the first append.
+    """
+
+    def __init__(self, path: Path, config: RunConfig, *, resume: bool = False) -> None:
         self.path = path
         self._lock = threading.Lock()
-        if resume_from is None:
-            self._file = path.open("xb")
-            self._write_line(config.model_dump_json())
-        else:
-            self._file = path.open("r+b")
-            self._file.truncate(resume_from.intact_bytes)
-            self._file.seek(resume_from.intact_bytes)
-            if not path.read_bytes().endswith(b"\n"):
-                self._write_line("")
+        self._writer_lock = WriterLock(path)
+        try:
+            self.previous = _resumable(path, config) if resume and path.exists() else None
+            if self.previous is None:
+                self._file = _open_append(path, os.O_CREAT | os.O_EXCL, existing=resume)
+                self._write_line(config.model_dump_json())
+            else:
+                os.truncate(path, self.previous.intact_bytes)
+                self._file = _open_append(path, 0, existing=True)
+                if not _ends_with_newline(path):
+                    self._write_line("")
+        except BaseException:
+            self._writer_lock.release()
+            raise
 
     def append(self, record: Record) -> None:
         with self._lock:
@@ -144,6 +160,7 @@ class ResultsWriter:
 
     def close(self) -> None:
         self._file.close()
+        self._writer_lock.release()
 
     def _write_line(self, line: str) -> None:
         self._file.write(line.encode("utf-8") + b"\n")
@@ -155,3 +172,43 @@ class ResultsWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def check_results_target(path: Path, resume: bool) -> None:
+    """Everything about OUT that can be checked before a model is loaded: writable, not a folder, not
+    overwritten without `resume`, not being written by another process."""
+    check_writable_file(path, "results file")
+    if path.exists() and not resume:
+        raise _exists(path)
+    check_not_busy(path)
+    if path.exists():
+        read_results(path)  # a damaged file is reported now, not after the model has loaded
+
+
+def _resumable(path: Path, config: RunConfig) -> ResultsFile:
+    previous = read_results(path)
+    differences = config_differences(previous.config, config)
+    if differences:
+        raise ArkgError(f"{path} was written by a different evaluation; cannot resume it:\n  " + "\n  ".join(differences))
+    return previous
+
+
+def _open_append(path: Path, flags: int, existing: bool) -> BinaryIO:
+    # O_APPEND: every write lands at the end of the file as it is then, never over earlier bytes.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | flags, 0o644)
+    except FileExistsError:
+        raise (ArkgError(f"{path} appeared while it was being opened") if existing else _exists(path)) from None
+    return os.fdopen(fd, "ab")
+
+
+def _exists(path: Path) -> ArkgError:
+    return ArkgError(f"{path} already exists: pass --resume to continue it, or choose another output file")
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as file:
+        if file.seek(0, os.SEEK_END) == 0:
+            return True
+        file.seek(-1, os.SEEK_END)
+        return file.read(1) == b"\n"

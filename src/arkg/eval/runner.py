@@ -3,23 +3,32 @@
 Run r samples with seed `config.seed + r`: stochastic runs differ from each other, and the same
 command reproduces them. `resume=True` skips every (question, run) already in the file (a failed one
 is retried) after checking that the file was written with the same config.
+
+Stopping: once `stop` is requested (Ctrl-C, or `max_unavailable` questions in a row could not reach
+the model server) no new question starts, and questions in flight end at their next model call
+(strategies check `stop` before every model call); those are not recorded, finished ones are.
+Progress is reported through `on_progress`; this module draws nothing.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-from arkg.agents import AnswerKind, Query, RunOptions, Strategy
-from arkg.errors import ArkgError
+from arkg.agents import AnswerKind, Query, RunOptions, RunStopped, Strategy
+from arkg.errors import ArkgError, ModelUnavailable
 from arkg.eval.colota import Question
-from arkg.eval.results import Record, ResultsFile, ResultsWriter, RunConfig, config_differences, read_results
+from arkg.eval.results import Record, ResultsWriter, RunConfig
 from arkg.llm.base import Sampling, Usage
+
+# Questions in a row that could not reach the model server before a run stops: the server is down.
+DEFAULT_MAX_UNAVAILABLE = 3
+
 
 @dataclass(frozen=True)
 class Task:
@@ -28,18 +37,49 @@ class Task:
     seed: int
 
 
+class StopReason(str, Enum):
+    INTERRUPTED = "interrupted"
+    SERVER_DOWN = "server down"
+
+
 @dataclass
 class RunSummary:
+    """Where a run stands; a copy is passed to the progress callback at the start and after each question."""
+
+    # (question, run) pairs this call set out to answer, and those already answered in the file.
+    total: int
     skipped: int
     done: int = 0
     correct: int = 0
     failed: int = 0
+    # Questions in flight when the run was stopped: not recorded, answered again on resume.
+    cut_short: int = 0
     usage: Usage = field(default_factory=Usage)
-    interrupted: bool = False
+    elapsed_s: float = 0.0
+    stopped: StopReason | None = None
+    # The last connection error when stopped because the server is down.
+    unavailable_error: str | None = None
 
     @property
     def running_accuracy(self) -> float | None:
         return self.correct / self.done if self.done else None
+
+    @property
+    def eta_s(self) -> float | None:
+        """Seconds left at the pace so far (None before the first answer)."""
+        if not self.done:
+            return None
+        return self.elapsed_s / self.done * max(0, self.total - self.done - self.cut_short)
+
+
+ProgressCallback = Callable[[RunSummary], None]
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    record: Record
+    # The model's server could not be reached (ModelUnavailable), as opposed to any other failure.
+    unavailable: bool
 
 
 def plan_tasks(questions: Sequence[Question], runs: int, seed: int) -> list[Task]:
@@ -56,89 +96,116 @@ def run_evaluation(
     runs: int = 1,
     concurrency: int = 1,
     resume: bool = False,
-    show_progress: bool = True,
+    on_progress: ProgressCallback | None = None,
+    stop: threading.Event | None = None,
+    max_unavailable: int = DEFAULT_MAX_UNAVAILABLE,
 ) -> RunSummary:
-    """Answer every (question, run) not yet in `out`; Ctrl-C stops cleanly, keeping finished work."""
-    if runs < 1 or concurrency < 1:
-        raise ArkgError(f"runs and concurrency must be at least 1 (got runs={runs}, concurrency={concurrency})")
-    previous = _previous_results(out, config, resume)
-    done = {key for key, record in previous.latest().items() if record.error is None} if previous else set()
-    tasks = [task for task in plan_tasks(questions, runs, config.seed) if (task.question.id, task.run) not in done]
-    summary = RunSummary(skipped=runs * len(questions) - len(tasks))
-    with ResultsWriter(out, config, previous) as writer, _progress(show_progress) as progress:
-        bar = progress.add_task(f"{config.strategy} · {config.model}", total=len(tasks), status="")
+    """Answer every (question, run) not yet in `out`; finished work is kept whatever stops the run.
 
-        def finish(record: Record) -> None:
+    max_unavailable: stop after this many questions in a row failed with ModelUnavailable (0: never).
+    """
+    if runs < 1 or concurrency < 1 or max_unavailable < 0:
+        raise ArkgError(
+            f"runs and concurrency must be at least 1 and max_unavailable at least 0 "
+            f"(got runs={runs}, concurrency={concurrency}, max_unavailable={max_unavailable})"
+        )
+    if not questions:
+        raise ArkgError("no questions to evaluate")
+    stop = stop or threading.Event()
+    started = time.monotonic()
+    with ResultsWriter(out, config, resume=resume) as writer:
+        previous = writer.previous
+        done = {key for key, record in previous.latest().items() if record.error is None} if previous else set()
+        tasks = [task for task in plan_tasks(questions, runs, config.seed) if (task.question.id, task.run) not in done]
+        summary = RunSummary(total=len(tasks), skipped=runs * len(questions) - len(tasks))
+        unavailable_in_a_row = 0
+
+        def report() -> None:
+            summary.elapsed_s = time.monotonic() - started
+            if on_progress is not None:
+                on_progress(replace(summary))
+
+        def finish(outcome: _Outcome) -> None:
+            nonlocal unavailable_in_a_row
+            record = outcome.record
             writer.append(record)
             summary.done += 1
             summary.correct += record.correct
             summary.failed += record.error is not None
             summary.usage += record.usage
-            progress.update(bar, advance=1, status=_status(summary))
+            unavailable_in_a_row = unavailable_in_a_row + 1 if outcome.unavailable else 0
+            if max_unavailable and unavailable_in_a_row >= max_unavailable and summary.stopped is None:
+                summary.stopped = StopReason.SERVER_DOWN
+                summary.unavailable_error = record.error
+                stop.set()
+            report()
 
-        _execute(tasks, lambda task: _answer(task, strategy, config), finish, concurrency, summary)
+        report()
+        _execute(tasks, lambda task: _answer(task, strategy, config, stop), finish, concurrency, stop, summary)
+        if stop.is_set() and summary.stopped is None and summary.done < summary.total:
+            summary.stopped = StopReason.INTERRUPTED
+        report()
     return summary
-
-
-def check_output(out: Path, resume: bool) -> None:
-    """Refuse to overwrite an existing results file unless resuming it (cheap: call before loading a model)."""
-    if out.exists() and not resume:
-        raise ArkgError(f"{out} already exists: pass --resume to continue it, or choose another output file")
-
-
-def _previous_results(out: Path, config: RunConfig, resume: bool) -> ResultsFile | None:
-    check_output(out, resume)
-    if not out.exists():
-        return None
-    previous = read_results(out)
-    differences = config_differences(previous.config, config)
-    if differences:
-        raise ArkgError(f"{out} was written by a different evaluation; cannot resume it:\n  " + "\n  ".join(differences))
-    return previous
 
 
 def _execute(
     tasks: Iterable[Task],
-    answer: Callable[[Task], Record],
-    finish: Callable[[Record], None],
+    answer: Callable[[Task], _Outcome],
+    finish: Callable[[_Outcome], None],
     concurrency: int,
+    stop: threading.Event,
     summary: RunSummary,
 ) -> None:
-    """Records are written from this thread as tasks finish; Ctrl-C cancels what has not started."""
-    pending: set[Future[Record]] = set()
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        try:
-            # Keep only `concurrency` tasks submitted, so an interrupt leaves nothing queued.
-            for task in tasks:
+    """Records are written from this thread as tasks finish; at most `concurrency` tasks are submitted,
+    so a stop leaves nothing queued."""
+    queue = iter(tasks)
+    pending: set[Future[_Outcome]] = set()
+    pool = ThreadPoolExecutor(max_workers=concurrency)
+    try:
+        while True:
+            while len(pending) < concurrency and not stop.is_set() and (task := next(queue, None)) is not None:
                 pending.add(pool.submit(answer, task))
-                if len(pending) >= concurrency:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        finish(future.result())
-            for future in list(pending):
-                finish(future.result())
-                pending.discard(future)
-        except KeyboardInterrupt:
-            summary.interrupted = True
-            # Questions already in flight are finished and kept; a second Ctrl-C abandons them.
-            for future in pending:
-                if not future.cancel() and future.exception() is None:
-                    finish(future.result())
+            if not pending:
+                break
+            try:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            except KeyboardInterrupt:
+                # Ctrl-C reaches here when the caller installed no handler of its own: the first one
+                # stops the run like a requested stop, a second abandons the questions in flight.
+                if stop.is_set():
+                    raise
+                stop.set()
+                continue
+            for future in finished:
+                try:
+                    outcome = future.result()
+                except (RunStopped, KeyboardInterrupt):
+                    stop.set()
+                    summary.cut_short += 1
+                    continue
+                finish(outcome)
+    except BaseException:
+        stop.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
 
 
-def _answer(task: Task, strategy: Strategy, config: RunConfig) -> Record:
+def _answer(task: Task, strategy: Strategy, config: RunConfig, stop: threading.Event) -> _Outcome:
     sampling = Sampling(temperature=config.temperature, seed=task.seed, max_tokens=config.max_tokens)
     question = task.question
     # Every CoLoTa entry, question or claim, is answered True / False / None.
     query = Query(text=question.text, kind=AnswerKind.YES_NO, claim=question.claim)
     started = time.perf_counter()
     try:
-        result = strategy.ask(query, RunOptions(sampling=sampling))
+        result = strategy.ask(query, RunOptions(sampling=sampling, cancel=stop))
         answer, explanation, usage, error = result.answer, result.explanation, result.usage, None
         trace = result.model_dump(mode="json")["trace"]
+        unavailable = False
     except ArkgError as failure:
         answer, explanation, usage, error, trace = None, "", Usage(), f"{type(failure).__name__}: {failure}", None
-    return Record(
+        unavailable = isinstance(failure, ModelUnavailable)
+    record = Record(
         question_id=question.id,
         run=task.run,
         seed=task.seed,
@@ -155,23 +222,4 @@ def _answer(task: Task, strategy: Strategy, config: RunConfig) -> Record:
         error=error,
         trace=trace,
     )
-
-
-def _status(summary: RunSummary) -> str:
-    accuracy = summary.running_accuracy
-    shown = "n/a" if accuracy is None else f"{accuracy:.1%}"
-    failed = f" · {summary.failed} failed" if summary.failed else ""
-    return f"acc {shown} · {summary.usage.total_tokens:,} tokens{failed}"
-
-
-def _progress(enabled: bool) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[status]}"),
-        disable=not enabled,
-    )
+    return _Outcome(record, unavailable)

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
-from typing import Any, Mapping
+from pydantic import ValidationError
 
 from arkg.agents import Strategy, build_strategy, strategy_info, strategy_settings
+from arkg.errors import ArkgError
 from arkg.eval.colota import Dataset, Question, build_graph, load_dataset
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
 from arkg.graph import open_graph
 from arkg.graph.model import KnowledgeGraph
+from arkg.llm.base import Sampling
 from arkg.llm.spec import open_model, parse_model_spec
+
 
 @dataclass
 class EvalPlan:
@@ -24,6 +28,8 @@ class EvalPlan:
     strategy: Strategy
     concurrency: int
     kg: KnowledgeGraph | None
+    # Setting it stops the run at the next model call (the strategies check it before each call).
+    stop: threading.Event
     notices: list[str] = field(default_factory=list)
 
     def close(self) -> None:
@@ -45,10 +51,19 @@ def plan_evaluation(
     limit: int | None = None,
     concurrency: int = 1,
     cache: bool = True,
+    timeout: float | None = None,
+    retries: int | None = None,
 ) -> EvalPlan:
     """Load the data set and model, open the KG (the data set's gold triples unless `db` names a
     store) and build the registered strategy with `settings`; the in-process llama.cpp model runs one
-    question at a time."""
+    question at a time.
+
+    timeout (seconds per model request) and retries go to the model's backend (see open_model).
+    """
+    try:
+        Sampling(temperature=temperature)
+    except ValidationError as error:
+        raise ArkgError(f"temperature {temperature}: {error.errors()[0]['msg']}") from None
     info = strategy_info(strategy)
     typed_settings = strategy_settings(strategy, settings)
     dataset = load_dataset(dataset_path)
@@ -57,7 +72,7 @@ def plan_evaluation(
     if parse_model_spec(model_spec).backend == "llamacpp" and concurrency > 1:
         notices.append("the in-process llama.cpp model answers one call at a time: running with concurrency 1")
         concurrency = 1
-    model = open_model(model_spec, cache=None if cache else False)
+    model = open_model(model_spec, cache=None if cache else False, timeout=timeout, retries=retries)
     kg: KnowledgeGraph | None = None
     if info.uses_kg:
         kg = open_graph(db) if db else build_graph(dataset)
@@ -73,4 +88,4 @@ def plan_evaluation(
         settings=typed_settings.model_dump(mode="json"),
     )
     agent = build_strategy(strategy, model, kg, typed_settings)
-    return EvalPlan(dataset, questions, config, agent, concurrency, kg, notices)
+    return EvalPlan(dataset, questions, config, agent, concurrency, kg, threading.Event(), notices)

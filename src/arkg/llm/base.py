@@ -22,7 +22,7 @@ class Sampling(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    temperature: float = Field(0.0, ge=0.0)
+    temperature: float = Field(0.0, ge=0.0, le=2.0)
     top_p: float = Field(1.0, gt=0.0, le=1.0)
     seed: int | None = 0
     max_tokens: int = Field(512, gt=0)

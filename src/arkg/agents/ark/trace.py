@@ -1,7 +1,7 @@
 """The typed record of one ARK run: every node visited, every attempt, what was shown and spent.
 
 Events are appended in the order they happen and handed to a live callback as they are; the trace
-exports to JSON with `trace.model_dump_json()` and renders with `arkg.agents.ark_render`.
+exports to JSON with `trace.model_dump_json()` and renders with `arkg.cli.render`.
 """
 
 from __future__ import annotations
