@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, Sequence, TypeVar, runtime_checkable
+from pathlib import Path
+from typing import Any, Callable, Generic, Literal, Protocol, Sequence, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -73,12 +74,19 @@ class Completion(Generic[T]):
     usage: Usage
 
 
+# Hex SHA-256 of a file's content; the response cache passes one to ChatModel.cache_identity.
+FileHasher = Callable[[Path], str]
+
+
 @runtime_checkable
 class ChatModel(Protocol):
     """A language model that answers with a typed decision.
 
-    `name` identifies backend and model (e.g. "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf"); it is
-    part of the response-cache key.
+    `name` identifies backend and model for people (e.g. "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf",
+    shown in reports and traces). The response cache keys replies on the model's identity instead:
+    a model may define `cache_identity(file_sha256: FileHasher) -> str`, naming everything that
+    determines its replies (e.g. "llamacpp:sha256:<hex digest of the GGUF>", where file_sha256 gives a
+    file's content hash, remembered across runs); a model without it is known by its `name`.
     """
 
     name: str
