@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
+from scripted_server import Reply, chat_completion
 
-from arkg.errors import ModelError
+from arkg.errors import ModelError, ModelUnavailable
 from arkg.llm import Choice, Message, OpenAICompatModel, Sampling
 
 QUESTION = [Message(role="system", content="You judge."), Message(role="user", content="Is it so?")]
@@ -24,88 +21,6 @@ QUESTION = [Message(role="system", content="You judge."), Message(role="user", c
 class Verdict(BaseModel):
     answer: bool
     reason: str
-
-
-@dataclass
-class Reply:
-    status: int = 200
-    content: str | None = None  # the assistant message; None with status 200 means "echo nothing"
-    headers: dict[str, str] = field(default_factory=dict)
-    delay_s: float = 0.0
-    error: str = "scripted failure"
-
-
-@dataclass
-class Received:
-    at: float
-    body: dict[str, Any]
-
-
-class ScriptedServer:
-    """Answers each POST with the next scripted Reply (the last one repeats) and records requests."""
-
-    def __init__(self, replies: list[Reply]) -> None:
-        self.replies = replies
-        self.received: list[Received] = []
-        script = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                script.received.append(Received(time.monotonic(), body))
-                reply = script.replies[min(len(script.received), len(script.replies)) - 1]
-                time.sleep(reply.delay_s)
-                if reply.status == 200:
-                    payload = _chat_completion(reply.content or "")
-                else:
-                    payload = {"error": {"message": reply.error, "type": "scripted"}}
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(reply.status)
-                    for name, value in reply.headers.items():
-                        self.send_header(name, value)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
-                    pass
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def _chat_completion(content: str) -> dict[str, Any]:
-    return {
-        "id": "scripted",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "scripted",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 11, "completion_tokens": 5, "total_tokens": 16},
-    }
-
-
-@pytest.fixture
-def serve() -> Iterator[Any]:
-    servers: list[ScriptedServer] = []
-
-    def start(*replies: Reply) -> ScriptedServer:
-        servers.append(ScriptedServer(list(replies)))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.close()
 
 
 GOOD = Reply(content='{"answer": true, "reason": "it is"}')
@@ -273,3 +188,55 @@ def test_request_arguments_show_the_request_of_the_current_mode(serve: Any) -> N
     model = OpenAICompatModel("m", server.url, structured="json_object")
     model.complete(QUESTION, Verdict, sampling)
     assert server.received[0].body == model.request_arguments(QUESTION, Verdict, sampling)
+
+
+def _completion_body(**changes: Any) -> str:
+    return json.dumps({**chat_completion(GOOD.content or ""), **changes})
+
+
+HTML_PAGE = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>" + "<p>nginx</p>" * 4000
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (Reply(body=HTML_PAGE, content_type="text/html"), "an HTML page instead of a chat completion: <!DOCTYPE html>\\n"),
+        (Reply(body=HTML_PAGE), "an HTML page instead of a chat completion"),
+        (Reply(body='{"id": "x", "choices": [{"mess'), 'a body that is not JSON instead of a chat completion: {"id": "x"'),
+        (Reply(body=""), "an empty body"),
+        (Reply(body="[" * 100_000), "a body that is not JSON"),
+        (Reply(body='["a", "list"]'), "JSON that is not a chat completion (body: Input should be a valid dictionary"),
+        (Reply(body='{"id": "x"}'), "(choices: Field required)"),
+        (Reply(body=_completion_body(choices=[])), "(choices: List should have at least 1 item"),
+        (Reply(body=_completion_body(choices="yes")), "(choices: Input should be a valid list"),
+        (Reply(body=_completion_body(choices=[{"index": 0}])), "(choices.0.message: Field required"),
+        (Reply(body=_completion_body(choices=[{"message": {"content": 42}}])), "(choices.0.message.content: Input should be a valid string"),
+        (Reply(body=_completion_body(choices=[{"message": "hi"}])), "(choices.0.message: Input should be a valid dictionary"),
+        (Reply(body=_completion_body(usage={"prompt_tokens": "many"})), "(usage.prompt_tokens: Input should be a valid integer"),
+        (Reply(body=_completion_body(usage={"completion_tokens": -5})), "(usage.completion_tokens: Input should be greater than or equal to 0"),
+        (Reply(body=_completion_body(choices=[{"message": {"content": None}, "finish_reason": "stop"}])), "without content (finish_reason=stop)"),
+        (Reply(body=_completion_body(choices=[{"message": {"content": None, "refusal": "I can't."}}])), "a refusal: I can't."),
+        (Reply(body='{"error": {"message": "model not loaded"}}'), 'answered with an error: {"message": "model not loaded"}'),
+    ],
+)
+def test_a_malformed_reply_is_a_model_error_saying_what_came(serve: Any, reply: Reply, said: str) -> None:
+    """hardening item 5: no JSONDecodeError or AttributeError, whatever a server sends with HTTP 200."""
+    server = serve(reply)
+    model = OpenAICompatModel("m", server.url, structured="json_schema", max_retries=0)
+    with pytest.raises(ModelError) as caught:
+        model.complete(QUESTION, Verdict)
+    message = str(caught.value)
+    assert not isinstance(caught.value, ModelUnavailable)  # the server answered: it is not down
+    assert message.startswith(f"{server.url} ") and said in message
+    assert len(message) < 600  # the body is clipped
+    assert len(server.received) == 1
+
+
+@pytest.mark.parametrize("usage", [None, {}, {"prompt_tokens": None, "completion_tokens": 3}])
+def test_missing_token_counts_count_as_zero(serve: Any, usage: Any) -> None:
+    """hardening item 5: usage the server does not report is not invented, and not an error."""
+    server = serve(Reply(body=_completion_body(usage=usage)))
+    completion = OpenAICompatModel("m", server.url, structured="json_schema").complete(QUESTION, Verdict)
+    assert completion.value == Verdict(answer=True, reason="it is")
+    assert completion.usage.calls == 1 and completion.usage.prompt_tokens == 0
+    assert completion.usage.completion_tokens == (usage or {}).get("completion_tokens", 0)

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError, create_model
 
 from arkg.errors import ModelError, ModelUnavailable
 from arkg.llm.base import Choice, Completion, Message, OutputSpec, Sampling, Usage
+from arkg.llm.chat_reply import ChatReply, read_reply
 
 StructuredMode = Literal["json_schema", "json_object", "auto"]
 
@@ -71,21 +72,14 @@ class OpenAICompatModel:
         usage = Usage()
         started = time.perf_counter()
         for attempt in range(self.max_reasks + 1):
-            response = self._create(conversation, reply_model, sampling)
-            tokens = response.usage
-            usage += Usage(
-                calls=1,
-                prompt_tokens=tokens.prompt_tokens if tokens else 0,
-                completion_tokens=tokens.completion_tokens if tokens else 0,
-            )
-            if not response.choices:
-                raise ModelError(f"{self.base_url} returned no choices for model {self.model!r}")
-            raw = response.choices[0].message.content or ""
+            reply = self._create(conversation, reply_model, sampling)
+            usage += reply.usage
+            raw = reply.content
             try:
                 parsed = reply_model.model_validate_json(raw)
             except ValidationError as error:
                 if attempt == self.max_reasks:
-                    cut = " (cut off at max_tokens)" if response.choices[0].finish_reason == "length" else ""
+                    cut = " (cut off at max_tokens)" if reply.finish_reason == "length" else ""
                     raise ModelError(
                         f"{self.name}: reply{cut} still does not validate as {reply_model.__name__} after "
                         f"{self.max_reasks} re-asks: {error}"
@@ -128,9 +122,13 @@ class OpenAICompatModel:
             "max_tokens": sampling.max_tokens,
         }
 
-    def _create(self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling) -> Any:
+    def _create(
+        self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling
+    ) -> ChatReply:
         try:
-            return self._create_structured(conversation, reply_model, sampling)
+            # The raw body, not the SDK's parse: that one fails with JSONDecodeError on a broken body
+            # and hands back a str for an HTML page (hardening item 5).
+            return read_reply(self._create_structured(conversation, reply_model, sampling).text, self.base_url)
         except openai.APITimeoutError as error:
             raise ModelUnavailable(
                 f"{self.base_url} did not answer within {self.timeout} s (after {self.max_retries} retries)"
@@ -152,7 +150,7 @@ class OpenAICompatModel:
             probe = self._client.with_options(max_retries=0)
             try:
                 arguments = self._arguments(conversation, reply_model, sampling, use_schema=True)
-                response = probe.chat.completions.create(**arguments)
+                response = probe.chat.completions.with_raw_response.create(**arguments)
                 self._schema_supported = True
                 return response
             except openai.APIStatusError as error:
@@ -161,7 +159,7 @@ class OpenAICompatModel:
             except openai.APIConnectionError:
                 pass  # a transient failure: asked again below, with the full retry budget
         arguments = self._arguments(conversation, reply_model, sampling, use_schema=self._schema_supported is not False)
-        return self._client.chat.completions.create(**arguments)
+        return self._client.chat.completions.with_raw_response.create(**arguments)
 
 
 def _conversation(messages: Sequence[Message]) -> list[dict[str, str]]:
