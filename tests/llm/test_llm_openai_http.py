@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -13,7 +14,7 @@ from pydantic import BaseModel
 from scripted_server import Reply, chat_completion
 
 from arkg.errors import ModelError, ModelUnavailable
-from arkg.llm import Choice, Message, OpenAICompatModel, Sampling
+from arkg.llm import Choice, Message, OpenAICompatModel, Sampling, open_model
 
 QUESTION = [Message(role="system", content="You judge."), Message(role="user", content="Is it so?")]
 
@@ -51,10 +52,18 @@ def test_retry_after_header_sets_the_wait(serve: Any) -> None:
 def test_retries_are_bounded(serve: Any) -> None:
     server = serve(Reply(503, error="overloaded"))
     model = OpenAICompatModel("m", server.url, structured="json_schema", max_retries=2)
-    with pytest.raises(ModelError, match=r"answered HTTP 503.*overloaded") as caught:
+    with pytest.raises(ModelUnavailable, match=r"answered HTTP 503: overloaded \(3 attempts in \d\.\d s\)") as caught:
         model.complete(QUESTION, Verdict)
     assert server.url in str(caught.value)
     assert len(server.received) == 3
+
+
+def test_a_server_error_is_not_a_server_down(serve: Any) -> None:
+    server = serve(Reply(500, error="prompt too long"))
+    model = OpenAICompatModel("m", server.url, structured="json_schema", max_retries=1)
+    with pytest.raises(ModelError, match="HTTP 500: prompt too long") as caught:
+        model.complete(QUESTION, Verdict)
+    assert not isinstance(caught.value, ModelUnavailable)
 
 
 def test_client_errors_are_not_retried(serve: Any) -> None:
@@ -69,9 +78,83 @@ def test_timeout_is_a_model_error(serve: Any) -> None:
     server = serve(Reply(delay_s=2.0, content=GOOD.content))
     model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=0.3, max_retries=0)
     started = time.monotonic()
-    with pytest.raises(ModelError, match=r"did not answer within 0.3 s"):
+    with pytest.raises(ModelUnavailable, match=r"did not answer: no reply after 1 attempt in 0\.3 s"):
         model.complete(QUESTION, Verdict)
     assert time.monotonic() - started < 1.9  # the reply would come after 2 s
+
+
+HANGS = Reply(delay_s=60, content=GOOD.content)
+
+
+@pytest.mark.parametrize("structured", ["auto", "json_schema"])
+def test_a_hanging_server_costs_what_the_user_set_and_the_message_says_what_it_cost(
+    serve: Any, structured: str
+) -> None:
+    """hardening item 6: retries x timeout, no hidden attempts, and the true time and attempts reported."""
+    server = serve(HANGS)
+    model = OpenAICompatModel("m", server.url, structured=structured, timeout=0.4, max_retries=2)
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable) as caught:
+        model.complete(QUESTION, Verdict)
+    elapsed = time.monotonic() - started
+    assert elapsed < 0.4 * 3 + 0.5  # the call's limit, and some slack for a busy machine
+    reported = re.search(r"no reply after (\d+) attempts in ([\d.]+) s", str(caught.value))
+    assert reported is not None, str(caught.value)
+    attempts, seconds = int(reported[1]), float(reported[2])
+    assert attempts == len(server.received) >= 2  # the auto probe is one of them, not an extra
+    assert abs(seconds - elapsed) < 0.2
+    assert f"{server.url} did not answer" in str(caught.value) and "timeout 0.4 s per attempt, 2 retries" in str(caught.value)
+
+
+def test_the_model_spec_sets_the_limits(serve: Any) -> None:
+    """hardening item 6: `?timeout=&retries=` on the spec bound a call to a hanging server."""
+    server = serve(HANGS)
+    model = open_model(f"openai:m@{server.url}?timeout=1&retries=1", cache=False)
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable, match=r"no reply after 2 attempts in [12]\.\d s \(timeout 1 s per attempt, 1 retries\)"):
+        model.complete(QUESTION, Verdict)
+    assert time.monotonic() - started < 2 + 0.4
+    assert len(server.received) == 2
+
+
+def test_backoff_waits_count_against_the_limit(serve: Any) -> None:
+    """hardening item 6: a retry that could not finish in time is not started."""
+    server = serve(HANGS)
+    model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=0.5, max_retries=3)
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable, match=r"no reply after 2 attempts .*more than the 0\.\d s left"):
+        model.complete(QUESTION, Verdict)
+    assert time.monotonic() - started < 0.5 * 4 + 0.3
+    assert len(server.received) == 2
+
+
+def test_re_asks_share_the_limit(serve: Any) -> None:
+    """hardening item 6: a slow server that keeps answering badly cannot stretch one call past the limit."""
+    server = serve(Reply(delay_s=0.3, content='{"answer": "perhaps"}'))
+    model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=1, max_retries=0, max_reasks=5)
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable) as caught:
+        model.complete(QUESTION, Verdict)
+    assert time.monotonic() - started < 1 + 0.3  # six replies would take 1.8 s
+    reported = re.search(r"did not answer: no reply after (\d+) attempts in 1\.\d s", str(caught.value))
+    assert reported is not None, str(caught.value)
+    assert int(reported[1]) == len(server.received) >= 2
+
+
+def test_a_retry_after_beyond_the_limit_ends_the_call_at_once(serve: Any) -> None:
+    """hardening item 6: the server's Retry-After cannot stretch a call past the limit either."""
+    server = serve(Reply(429, headers={"retry-after": "30"}, error="slow down"))
+    model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=1, max_retries=3)
+    started = time.monotonic()
+    with pytest.raises(ModelError, match=r"HTTP 429: slow down \(1 attempt in 0\.\d s; the server asked to wait 30\.0 s"):
+        model.complete(QUESTION, Verdict)
+    assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize(("timeout", "retries"), [(0, 1), (-1, 1), (float("inf"), 1), (1, -1), (1, 1.5)])
+def test_bad_limits_are_a_clear_error(timeout: float, retries: int) -> None:
+    with pytest.raises(ModelError, match="timeout must be|retries must be"):
+        OpenAICompatModel("m", "http://127.0.0.1:9/v1", timeout=timeout, max_retries=retries)
 
 
 def test_unreachable_server_names_the_url() -> None:
