@@ -82,12 +82,24 @@ class ScriptedServer:
         self.httpd.server_close()
 
 
-def chat_completion(content: str) -> dict[str, Any]:
+def chat_completion(
+    content: str | None, *, finish_reason: str = "stop", reasoning_tokens: int | None = None, **message: Any
+) -> dict[str, Any]:
+    """A chat completion as servers send it; `message` adds fields such as reasoning_content."""
+    usage: dict[str, Any] = {"prompt_tokens": 11, "completion_tokens": 5, "total_tokens": 16}
+    if reasoning_tokens is not None:
+        usage["completion_tokens_details"] = {"reasoning_tokens": reasoning_tokens}
     return {
         "id": "scripted",
         "object": "chat.completion",
         "created": 0,
         "model": "scripted",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 11, "completion_tokens": 5, "total_tokens": 16},
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content, **message},
+                "finish_reason": finish_reason,
+            }
+        ],
+        "usage": usage,
     }

@@ -34,6 +34,18 @@ from arkg.llm.bundled import bundled_model_path
         ),
         ("openai:gpt-4o?retries=0#WORK_KEY", ModelSpec("openai", "gpt-4o", api_key_env="WORK_KEY", retries=0)),
         ("openai:m?timeout=2.5", ModelSpec("openai", "m", timeout=2.5)),
+        (
+            "openai:qwen3@http://h/v1?body.chat_template_kwargs.enable_thinking=false&body.reasoning_effort=low"
+            "&body.stop=%5B%22%26%22%5D",
+            ModelSpec(
+                "openai", "qwen3", "http://h/v1",
+                body={"chat_template_kwargs": {"enable_thinking": False}, "reasoning_effort": "low", "stop": ["&"]},
+            ),  # fmt: skip
+        ),
+        (
+            'openai:m?body.chat_template_kwargs={"enable_thinking":false}&body.top_k=20',
+            ModelSpec("openai", "m", body={"chat_template_kwargs": {"enable_thinking": False}, "top_k": 20}),
+        ),
     ],
 )
 def test_accepted_forms(spec: str | None, parsed: ModelSpec) -> None:
@@ -59,6 +71,9 @@ def test_accepted_forms(spec: str | None, parsed: ModelSpec) -> None:
         ("openai:m?timeout", "option 'timeout' is not written NAME=VALUE"),
         ("openai:m?timeout=1&&retries=1", "option '' is not written NAME=VALUE"),
         ("openai:m?timeout=1&timeout=2", "option 'timeout' is given twice"),
+        ("openai:m?body..x=1", "option 'body..x' has an empty field name"),
+        ("openai:m?body.a=1&body.a.b=2", "option 'body.a.b': 'a' is already set to a value, not an object"),
+        ("openai:m?body.a.b=1&body.a=2", "option 'body.a' sets a field that is already set"),
     ],
 )
 def test_bad_specs_name_the_problem_and_the_accepted_forms(spec: str, reason: str) -> None:

@@ -6,8 +6,9 @@
 
 A model spec is one string for CLI and config: `llamacpp` (the bundled SmolLM2-135M-Instruct),
 `llamacpp:/path/to/model.gguf`, `openai:MODEL`, `openai:MODEL@http://HOST:PORT/v1`; an openai form
-may go on with options `?timeout=SECONDS&retries=N` and end in `#ENV_VAR` to read the API key from
-$ENV_VAR instead of $OPENAI_API_KEY (ACCEPTED_FORMS lists them as error messages show them).
+may go on with options `?timeout=SECONDS&retries=N&body.FIELD=VALUE` (limits of a call, extra
+request fields) and end in `#ENV_VAR` to read the API key from $ENV_VAR instead of $OPENAI_API_KEY
+(ACCEPTED_FORMS lists them as error messages show them).
 
 open_model puts the model behind a SQLite response cache: $ARKG_CACHE_DIR/responses.sqlite, else
 ($XDG_CACHE_HOME or ~/.cache)/arkg/responses.sqlite; cache=False switches it off, a path picks the file.

@@ -36,16 +36,12 @@ class Usage(BaseModel):
     cached_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of completion_tokens, those a server reports as spent on reasoning (0 when it reports none).
+    reasoning_tokens: int = 0
     latency_s: float = 0.0
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(
-            calls=self.calls + other.calls,
-            cached_calls=self.cached_calls + other.cached_calls,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            latency_s=self.latency_s + other.latency_s,
-        )
+        return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
 
     @property
     def total_tokens(self) -> int:
@@ -69,9 +65,13 @@ OutputSpec = type[BaseModel] | Choice
 
 @dataclass(frozen=True)
 class Completion(Generic[T]):
+    """A validated reply. `raw` is the text that was validated; a reasoning model's thinking, which
+    came before it or beside it, is kept apart in `reasoning` (None when there was none)."""
+
     value: T
     raw: str
     usage: Usage
+    reasoning: str | None = None
 
 
 # Hex SHA-256 of a file's content; the response cache passes one to ChatModel.cache_identity.

@@ -39,9 +39,14 @@ CREATE TABLE IF NOT EXISTS responses (
     raw TEXT NOT NULL,
     value TEXT NOT NULL,
     prompt_tokens INTEGER NOT NULL,
-    completion_tokens INTEGER NOT NULL
+    completion_tokens INTEGER NOT NULL,
+    reasoning TEXT,
+    reasoning_tokens INTEGER NOT NULL DEFAULT 0
 )
 """
+# Columns that files written by earlier versions lack; their entries stay valid.
+_ADDED_COLUMNS = {"reasoning": "TEXT", "reasoning_tokens": "INTEGER NOT NULL DEFAULT 0"}
+_COLUMNS = "key, model, raw, value, prompt_tokens, completion_tokens, reasoning, reasoning_tokens"
 
 
 def model_identity(model: ChatModel, file_sha256: FileHasher) -> str:
@@ -88,12 +93,24 @@ def _setup(db: sqlite3.Connection) -> None:
             # In WAL mode this still never corrupts the file; it only skips an fsync per entry.
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute(_SCHEMA)
+            _add_columns(db)
             db.execute(FILE_DIGESTS_SCHEMA)
             return
         except sqlite3.OperationalError as error:
             if "locked" not in str(error) or time.monotonic() > deadline:
                 raise
             time.sleep(0.05)
+
+
+def _add_columns(db: sqlite3.Connection) -> None:
+    present = {row[1] for row in db.execute("PRAGMA table_info(responses)")}
+    for column, declaration in _ADDED_COLUMNS.items():
+        if column not in present:
+            try:
+                db.execute(f"ALTER TABLE responses ADD COLUMN {column} {declaration}")
+            except sqlite3.OperationalError as error:
+                if "duplicate column" not in str(error):  # else another process added it first
+                    raise
 
 
 class _UnusableEntry(Exception):
@@ -103,8 +120,8 @@ class _UnusableEntry(Exception):
 class CachedModel:
     """Wraps a ChatModel; identical requests are answered from a SQLite file instead of the model.
 
-    A hit returns the stored value and raw text with usage calls=0, cached_calls=1, the originally
-    recorded token counts and zero latency. The file is in WAL mode and each entry is written in
+    A hit returns the stored value, raw text and reasoning with usage calls=0, cached_calls=1, the
+    originally recorded token counts and zero latency. The file is in WAL mode and each entry is written in
     one transaction, so threads and processes can share it and a crash never leaves half an entry.
     `name` is the wrapped model's; `identity` is what entries are keyed on (model_identity).
     """
@@ -145,7 +162,9 @@ class CachedModel:
         with self._lock:
             try:
                 row = self._db.execute(
-                    "SELECT raw, value, prompt_tokens, completion_tokens FROM responses WHERE key = ?", (key,)
+                    "SELECT raw, value, prompt_tokens, completion_tokens, reasoning, reasoning_tokens "
+                    "FROM responses WHERE key = ?",
+                    (key,),
                 ).fetchone()
             except sqlite3.DatabaseError as error:  # a damaged page, or a row that is not UTF-8
                 self._warn(f"cannot read entry {key[:12]} ({error})")
@@ -166,7 +185,7 @@ class CachedModel:
             self.misses += 1
             try:
                 self._db.execute(
-                    "INSERT OR REPLACE INTO responses VALUES (?, ?, ?, ?, ?, ?)",
+                    f"INSERT OR REPLACE INTO responses ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         key,
                         self.identity,
@@ -174,6 +193,8 @@ class CachedModel:
                         _dump_value(completion.value, output),
                         completion.usage.prompt_tokens,
                         completion.usage.completion_tokens,
+                        completion.reasoning,
+                        completion.usage.reasoning_tokens,
                     ),
                 )
             except sqlite3.DatabaseError as error:
@@ -191,11 +212,17 @@ class CachedModel:
 
 
 def _completion(row: tuple[Any, ...], output: OutputSpec) -> Completion[Any]:
-    raw, value, prompt_tokens, completion_tokens = row
-    if not (isinstance(raw, str) and isinstance(value, str) and _is_count(prompt_tokens) and _is_count(completion_tokens)):
+    raw, value, prompt_tokens, completion_tokens, reasoning, reasoning_tokens = row
+    texts_ok = isinstance(raw, str) and isinstance(value, str) and isinstance(reasoning, (str, type(None)))
+    if not (texts_ok and all(map(_is_count, (prompt_tokens, completion_tokens, reasoning_tokens)))):
         raise _UnusableEntry("its fields have the wrong types")
-    usage = Usage(cached_calls=1, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
-    return Completion(value=_load_value(value, output), raw=raw, usage=usage)
+    usage = Usage(
+        cached_calls=1,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        reasoning_tokens=reasoning_tokens,
+    )
+    return Completion(value=_load_value(value, output), raw=raw, usage=usage, reasoning=reasoning)
 
 
 def _is_count(value: object) -> bool:

@@ -7,7 +7,7 @@ import math
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError, create_model
 
 from arkg.errors import ModelError, ModelUnavailable
 from arkg.llm.attempts import Attempts, retry_after_s
-from arkg.llm.base import Choice, Completion, Message, OutputSpec, Sampling, Usage
+from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, Sampling, Usage
 from arkg.llm.chat_reply import ChatReply, read_reply
 from arkg.text import clip, one_line
 
@@ -33,6 +33,11 @@ class OpenAICompatModel:
     to `json_object` for good once the server rejects the `response_format`. In every mode the reply
     is validated; an invalid one is re-asked up to `max_reasks` times with the validation error.
     A Choice is asked for as `{"choice": <one of the options>}` (a JSON-schema enum).
+
+    Reasoning models: their thinking is set apart before validation (see arkg.llm.chat_reply) and
+    kept in Completion.reasoning; usage counts the reasoning tokens a server reports. `extra_body`
+    adds server-specific fields to every request, e.g. {"chat_template_kwargs": {"enable_thinking":
+    False}} for Qwen3 on vLLM or SGLang; they are part of the cache identity.
 
     Limits (see arkg.llm.attempts): each attempt waits at most `timeout` seconds for the server; a
     connection error, a timeout or HTTP 408/409/429/5xx is retried up to `max_retries` times with
@@ -52,6 +57,7 @@ class OpenAICompatModel:
         max_retries: int = 3,
         structured: StructuredMode = "auto",
         max_reasks: int = 2,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> None:
         if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
             raise ModelError(f"timeout must be a positive number of seconds, not {timeout!r}")
@@ -72,8 +78,15 @@ class OpenAICompatModel:
         self.timeout = timeout
         self.max_retries = max_retries
         self.api_key_env = api_key_env
+        self.extra_body = dict(extra_body or {})
         # In "auto" mode: None until the first reply tells whether the server takes json_schema.
         self._schema_supported: bool | None = {"json_schema": True, "json_object": False, "auto": None}[structured]
+
+    def cache_identity(self, file_sha256: FileHasher) -> str:
+        """The name, plus the extra request fields: they change replies (e.g. thinking on or off)."""
+        if not self.extra_body:
+            return self.name
+        return f"{self.name}?body={json.dumps(self.extra_body, sort_keys=True, ensure_ascii=False)}"
 
     def complete(
         self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()
@@ -83,19 +96,22 @@ class OpenAICompatModel:
         usage = Usage()
         started = time.perf_counter()
         attempts = Attempts(self.timeout, self.max_retries)
-        for attempt in range(self.max_reasks + 1):
+        for reask in range(self.max_reasks + 1):
             reply = self._create(conversation, reply_model, sampling, attempts)
             usage += reply.usage
-            raw = reply.content
+            if reply.answer is None:
+                raise self._no_answer(reply, sampling)
+            raw = reply.answer
             try:
                 parsed = reply_model.model_validate_json(raw)
             except ValidationError as error:
-                if attempt == self.max_reasks:
+                if reask == self.max_reasks:
                     cut = " (cut off at max_tokens)" if reply.finish_reason == "length" else ""
                     raise ModelError(
                         f"{self.name}: reply{cut} still does not validate as {reply_model.__name__} after "
                         f"{self.max_reasks} re-asks: {error}"
                     ) from error
+                # Without the reasoning: chat templates of reasoning models drop it from past turns.
                 conversation += [
                     {"role": "assistant", "content": raw},
                     {"role": "user", "content": _reask_prompt(error)},
@@ -103,8 +119,23 @@ class OpenAICompatModel:
                 continue
             value = parsed.choice if isinstance(output, Choice) else parsed
             usage = usage.model_copy(update={"latency_s": time.perf_counter() - started})
-            return Completion(value=value, raw=raw, usage=usage)
+            return Completion(value=value, raw=raw, usage=usage, reasoning=reply.reasoning)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _no_answer(self, reply: ChatReply, sampling: Sampling) -> ModelError:
+        size = f"{len(reply.reasoning or ''):,} characters of reasoning"
+        if reply.usage.reasoning_tokens:
+            size += f", {reply.usage.reasoning_tokens:,} tokens"
+        if reply.finish_reason == "length":
+            return ModelError(
+                f"{self.name}: the reply was cut off at max_tokens={sampling.max_tokens} while still reasoning "
+                f"({size}), before any answer; raise max_tokens, or switch thinking off if the server allows "
+                "(e.g. ?body.chat_template_kwargs.enable_thinking=false on the model spec)"
+            )
+        return ModelError(
+            f"{self.name}: the reply ended (finish_reason={reply.finish_reason}) inside its reasoning ({size}), "
+            "without an answer"
+        )
 
     def request_arguments(
         self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()
@@ -124,7 +155,7 @@ class OpenAICompatModel:
         else:
             response_format, instruction = _json_object_format(reply_model)
             conversation = _with_instruction(conversation, instruction)
-        return {
+        arguments = {
             "model": self.model,
             "messages": conversation,
             "response_format": response_format,
@@ -133,6 +164,9 @@ class OpenAICompatModel:
             "seed": sampling.seed,
             "max_tokens": sampling.max_tokens,
         }
+        if self.extra_body:
+            arguments["extra_body"] = self.extra_body  # the SDK merges these fields into the request body
+        return arguments
 
     def _create(
         self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling, attempts: Attempts

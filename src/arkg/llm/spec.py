@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
@@ -21,6 +22,9 @@ ACCEPTED_FORMS = """\
   openai:MODEL@http://HOST:PORT/v1   any OpenAI-compatible server (vLLM, Ollama, llama.cpp, OpenRouter, ...)
   openai:...?timeout=30&retries=1    options: seconds to wait per attempt (default 60), retries of a failed
                                      attempt (default 3); one call takes at most timeout x (retries + 1) s
+  openai:...?body.FIELD=VALUE        option: a field added to each request's body, VALUE read as JSON if it
+                                     is JSON (else as text), dots nesting objects; e.g. for Qwen3 on vLLM:
+                                     ?body.chat_template_kwargs.enable_thinking=false
   openai:...#ENV_VAR                 suffix: read the API key from $ENV_VAR instead"""
 
 _ENV_VAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -36,6 +40,7 @@ class ModelSpec:
     api_key_env: str = "OPENAI_API_KEY"
     timeout: float | None = None  # None: the backend's default
     retries: int | None = None
+    body: dict[str, Any] = field(default_factory=dict, hash=False)  # extra request fields (body.FIELD=VALUE)
 
 
 def parse_model_spec(spec: str | None) -> ModelSpec:
@@ -70,8 +75,10 @@ def _parse_openai(spec: str, body: str) -> ModelSpec:
 
 
 def _parse_options(spec: str, query: str) -> dict[str, Any]:
-    """`timeout=30&retries=1` -> {"timeout": 30.0, "retries": 1}; values may be %-escaped."""
+    """`timeout=30&retries=1&body.a.b=true` -> {"timeout": 30.0, "retries": 1, "body": {"a": {"b": True}}};
+    values may be %-escaped."""
     options: dict[str, Any] = {}
+    body: dict[str, Any] = {}
     for item in query.split("&"):
         name, has_value, text = item.partition("=")
         value = unquote(text)
@@ -79,15 +86,38 @@ def _parse_options(spec: str, query: str) -> dict[str, Any]:
             raise _spec_error(spec, f"option {item!r} is not written NAME=VALUE")
         if name in options:
             raise _spec_error(spec, f"option {name!r} is given twice")
-        if name == "timeout":
+        if name.startswith("body."):
+            _set_field(spec, body, name, value)
+        elif name == "timeout":
             options[name] = _seconds(spec, value)
         elif name == "retries":
             if not (value.isascii() and value.isdigit()):
                 raise _spec_error(spec, f"retries={value!r}: expected a whole number, 0 or more")
             options[name] = int(value)
         else:
-            raise _spec_error(spec, f"unknown option {name!r} (known: timeout, retries)")
+            raise _spec_error(spec, f"unknown option {name!r} (known: timeout, retries, body.FIELD)")
+    if body:
+        options["body"] = body
     return options
+
+
+def _set_field(spec: str, body: dict[str, Any], name: str, text: str) -> None:
+    """Put the value of option `body.a.b=text` at body["a"]["b"]."""
+    *parents, last = path = name.split(".")[1:]
+    if not all(path):
+        raise _spec_error(spec, f"option {name!r} has an empty field name")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = text  # plain words need no JSON quotes: body.reasoning_effort=low
+    target = body
+    for part in parents:
+        target = target.setdefault(part, {})
+        if not isinstance(target, dict):
+            raise _spec_error(spec, f"option {name!r}: {part!r} is already set to a value, not an object")
+    if last in target:
+        raise _spec_error(spec, f"option {name!r} sets a field that is already set")
+    target[last] = value
 
 
 def _seconds(spec: str, value: str) -> float:
@@ -155,6 +185,7 @@ def open_model(
             parsed.model,
             parsed.base_url,
             api_key_env=parsed.api_key_env,
+            extra_body=parsed.body,
             **{name: value for name, value in options.items() if value is not None},
         )
     if cache is False:
