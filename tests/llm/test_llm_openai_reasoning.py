@@ -51,6 +51,12 @@ def test_thinking_is_set_apart_before_validation_and_kept(serve: Any, reply: Rep
     assert len(server.received) == 1  # no re-ask
 
 
+def test_an_empty_think_block_as_sent_with_thinking_off(serve: Any) -> None:
+    server = serve(sent(f"<think>\n\n</think>\n\n{ANSWER}"))
+    completion = OpenAICompatModel("m", server.url, structured="json_schema").complete(QUESTION, Verdict)
+    assert (completion.value.answer, completion.raw, completion.reasoning) == (True, ANSWER, None)
+
+
 def test_no_reasoning_tokens_are_invented(serve: Any) -> None:
     """hardening item 7: a server that reports no reasoning tokens gets 0, whatever the thinking's length."""
     server = serve(sent(f"<think>{THINKING}</think>{ANSWER}"))

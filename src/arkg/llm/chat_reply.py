@@ -84,7 +84,7 @@ def read_reply(body: str, source: str) -> ChatReply:
     choice = completion.choices[0]
     message = choice.message
     beside = message.reasoning_content or message.reasoning
-    if message.content is None and beside is None:
+    if message.content is None and not beside:
         said = f"a refusal: {_quote(message.refusal)}" if message.refusal else _quote(body)
         raise ModelError(f"{source} sent a chat completion without content (finish_reason={choice.finish_reason}): {said}")
     within, answer = split_reasoning(message.content or "")
