@@ -144,6 +144,39 @@ def test_processes_write_the_same_file(tmp_path: Path) -> None:
     assert {json.loads(v) for (v,) in db.execute("SELECT value FROM responses")} == {"a", "b"}
 
 
+_OPENER = """
+import sys
+from pathlib import Path
+from arkg.llm import CachedModel, Choice, Message, ScriptedModel
+
+class FileBacked(ScriptedModel):
+    def cache_identity(self, file_sha256):
+        return "test:sha256:" + file_sha256(Path(sys.argv[2]))
+
+model = CachedModel(FileBacked(lambda m, o, s: o.options[0]), sys.argv[1])
+model.complete([Message(role="user", content=sys.argv[3])], Choice(["a"]))
+"""
+
+
+def test_processes_opening_an_older_cache_file_together(tmp_path: Path) -> None:
+    """hardening item 4: the digest table and new columns are added safely by processes that start at once."""
+    path, weights = tmp_path / "cache.sqlite", tmp_path / "model.gguf"
+    weights.write_bytes(b"weights" * 100_000)
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, raw TEXT NOT NULL, "
+        "value TEXT NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL)"
+    )
+    old.close()
+    openers = [
+        subprocess.Popen([sys.executable, "-c", _OPENER, str(path), str(weights), f"question {i}"]) for i in range(6)
+    ]
+    assert [opener.wait(timeout=120) for opener in openers] == [0] * 6
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM responses WHERE reasoning_tokens = 0").fetchone() == (6,)
+    assert db.execute("SELECT path FROM file_digests").fetchall() == [(str(weights.resolve()),)]
+
+
 def test_a_file_that_is_not_a_cache_is_a_clear_error(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("these are my notes, not a database " * 100)
