@@ -224,3 +224,16 @@ def test_dataset_select_refuses_to_select_nothing(tmp_path: Path) -> None:
     with pytest.raises(ArkgError, match="no questions to evaluate"):
         run_evaluation([], always("True"), CONFIG, tmp_path / "r.jsonl")
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_resume_tells_two_models_of_the_same_name_apart(tmp_path: Path) -> None:
+    """Two GGUF files of the same name are different models: a results file of one is not resumed with the other."""
+    out = tmp_path / "r.jsonl"
+    run_evaluation(QUESTIONS[:1], always("True"), CONFIG.model_copy(update={"model_identity": "llamacpp:sha256:aa"}), out)
+    other = CONFIG.model_copy(update={"model_identity": "llamacpp:sha256:bb"})
+    with pytest.raises(ArkgError, match="model_identity: file has 'llamacpp:sha256:aa'"):
+        run_evaluation(QUESTIONS, always("True"), other, out, resume=True)
+    # A file from before identities were recorded resumes on the name alone.
+    older = tmp_path / "older.jsonl"
+    run_evaluation(QUESTIONS[:1], always("True"), CONFIG, older)
+    assert run_evaluation(QUESTIONS, always("True"), other, older, resume=True).done == 3

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import sqlite3
 import subprocess
 import sys
@@ -142,9 +144,155 @@ def test_processes_write_the_same_file(tmp_path: Path) -> None:
     assert {json.loads(v) for (v,) in db.execute("SELECT value FROM responses")} == {"a", "b"}
 
 
+_OPENER = """
+import sys
+from pathlib import Path
+from arkg.llm import CachedModel, Choice, Message, ScriptedModel
+
+class FileBacked(ScriptedModel):
+    def cache_identity(self, file_sha256):
+        return "test:sha256:" + file_sha256(Path(sys.argv[2]))
+
+model = CachedModel(FileBacked(lambda m, o, s: o.options[0]), sys.argv[1])
+model.complete([Message(role="user", content=sys.argv[3])], Choice(["a"]))
+"""
+
+
+def test_processes_opening_an_older_cache_file_together(tmp_path: Path) -> None:
+    """hardening item 4: the digest table and new columns are added safely by processes that start at once."""
+    path, weights = tmp_path / "cache.sqlite", tmp_path / "model.gguf"
+    weights.write_bytes(b"weights" * 100_000)
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, raw TEXT NOT NULL, "
+        "value TEXT NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL)"
+    )
+    old.close()
+    openers = [
+        subprocess.Popen([sys.executable, "-c", _OPENER, str(path), str(weights), f"question {i}"]) for i in range(6)
+    ]
+    assert [opener.wait(timeout=120) for opener in openers] == [0] * 6
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM responses WHERE reasoning_tokens = 0").fetchone() == (6,)
+    assert db.execute("SELECT path FROM file_digests").fetchall() == [(str(weights.resolve()),)]
+
+
 def test_a_file_that_is_not_a_cache_is_a_clear_error(tmp_path: Path) -> None:
     notes = tmp_path / "notes.txt"
     notes.write_text("these are my notes, not a database " * 100)
     with pytest.raises(ModelError, match=f"Response cache {notes} cannot be used"):
         CachedModel(counting_model(), notes)
     assert notes.read_text().startswith("these are my notes")
+
+
+class FileBackedModel(ScriptedModel):
+    """Replies with its weights file's text: like a GGUF model, what it says depends on the file's content."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(lambda messages, output, sampling: path.read_text(), name=f"llamacpp:{path.name}")
+        self.path = path
+
+    def cache_identity(self, file_sha256) -> str:  # type: ignore[no-untyped-def]
+        return f"test:sha256:{file_sha256(self.path)}"
+
+
+TWO_CITIES = Choice(["Lyon", "Nantes"])
+
+
+def test_another_model_file_under_the_same_name_is_not_answered_from_the_cache(tmp_path: Path) -> None:
+    """hardening item 4: the key names the model by its content, not its file name."""
+    first, second = tmp_path / "a" / "model.gguf", tmp_path / "b" / "model.gguf"
+    for path, city in ((first, "Lyon"), (second, "Nantes")):
+        path.parent.mkdir()
+        path.write_text(city)
+    cache = tmp_path / "cache.sqlite"
+    assert CachedModel(FileBackedModel(first), cache).complete(QUESTION, TWO_CITIES).value == "Lyon"
+    other = CachedModel(FileBackedModel(second), cache)
+    assert other.name == "llamacpp:model.gguf"  # the readable name is unchanged; only the key differs
+    assert other.complete(QUESTION, TWO_CITIES).value == "Nantes"
+    assert (other.hits, other.misses) == (0, 1)
+
+    first.write_text("Nantes")  # the same path, rewritten: a new mtime and content
+    assert CachedModel(FileBackedModel(first), cache).complete(QUESTION, TWO_CITIES).value == "Nantes"
+    same_content = tmp_path / "copy.gguf"
+    same_content.write_text("Nantes")
+    rerun = CachedModel(FileBackedModel(same_content), cache)
+    assert rerun.complete(QUESTION, TWO_CITIES).value == "Nantes" and rerun.hits == 1
+
+
+def test_a_file_digest_is_computed_once_and_remembered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """hardening item 4: the content hash is remembered by path, size and mtime."""
+    weights = tmp_path / "model.gguf"
+    weights.write_bytes(b"weights " * 1000)
+    first = CachedModel(FileBackedModel(weights), tmp_path / "cache.sqlite")
+    assert first.identity == f"test:sha256:{hashlib.sha256(weights.read_bytes()).hexdigest()}"
+    row = sqlite3.connect(tmp_path / "cache.sqlite").execute("SELECT path, size, mtime_ns FROM file_digests").fetchone()
+    assert row == (str(weights.resolve()), weights.stat().st_size, weights.stat().st_mtime_ns)
+
+    def no_hashing(path: Path) -> str:
+        raise AssertionError(f"{path} hashed again")
+
+    monkeypatch.setattr("arkg.llm.file_digest.file_sha256", no_hashing)
+    assert CachedModel(FileBackedModel(weights), tmp_path / "cache.sqlite").identity == first.identity
+    monkeypatch.undo()
+    weights.write_bytes(b"other weights")
+    assert CachedModel(FileBackedModel(weights), tmp_path / "cache.sqlite").identity != first.identity
+
+
+def _store_then_damage(tmp_path: Path, output, column: str, stored: object) -> CachedModel:  # type: ignore[no-untyped-def]
+    """A cache holding one entry for (QUESTION, output) whose `column` was overwritten with `stored`."""
+    model = CachedModel(counting_model(), tmp_path / "cache.sqlite")
+    model.complete(QUESTION, output)
+    # Bytes are stored as TEXT that is not UTF-8, which SQLite itself refuses to read back.
+    value = "CAST(? AS TEXT)" if isinstance(stored, bytes) else "?"
+    model._db.execute(f"UPDATE responses SET {column} = {value}", (stored,))
+    return CachedModel(counting_model(), tmp_path / "cache.sqlite")
+
+
+@pytest.mark.parametrize(
+    ("output", "column", "stored", "reason"),
+    [
+        (CITIES, "value", json.dumps("Berlin"), "none of the options offered"),
+        (CITIES, "value", json.dumps(["Sablé-sur-Sarthe"]), "none of the options offered"),
+        (CITIES, "value", '"Sablé-sur-', "not JSON"),
+        (Verdict, "value", '{"answer": "perhaps"}', "does not validate as Verdict"),
+        (Verdict, "value", "{not json", "does not validate as Verdict"),
+        (Verdict, "prompt_tokens", "many", "wrong types"),
+        (Verdict, "prompt_tokens", 2.5, "wrong types"),
+        (Verdict, "completion_tokens", -3, "wrong types"),
+        (CITIES, "value", b"\xff\xfe not UTF-8", "cannot read entry"),
+    ],
+)
+def test_an_unusable_entry_is_a_miss_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, output, column: str, stored: object, reason: str  # type: ignore[no-untyped-def]
+) -> None:
+    """hardening item 4: a cached value is validated against the request; a corrupt entry is never a traceback."""
+    model = _store_then_damage(tmp_path, output, column, stored)
+    with caplog.at_level(logging.WARNING, logger="arkg.llm.cache"):
+        completion = model.complete(QUESTION, output)
+    assert completion.value == counting_model().complete(QUESTION, output).value
+    assert (model.hits, model.misses) == (0, 1) and len(model.model.calls) == 1
+    assert [record.levelname for record in caplog.records] == ["WARNING"]
+    assert str(model.path) in caplog.text and reason in caplog.text
+    assert model.complete(QUESTION, output).value == completion.value  # the fresh reply replaced the entry
+    assert model.hits == 1
+
+
+def test_a_damaged_cache_file_is_a_miss_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """hardening item 4: pages of the file overwritten with garbage cost model calls, not a traceback."""
+    path = tmp_path / "cache.sqlite"
+    model = CachedModel(counting_model(), path)
+    padding = "x" * 3000  # a few entries per page, so the table spans many pages
+    for seed in range(60):
+        model.complete([Message(role="user", content=f"{padding} {seed}")], Verdict, Sampling(seed=seed))
+    model._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    model.close()
+    page_size = 4096
+    with path.open("r+b") as file:  # keep page 1 (the schema), ruin every other page
+        file.seek(page_size)
+        file.write(bytes(range(256)) * ((path.stat().st_size - page_size) // 256))
+    damaged = CachedModel(counting_model(), path)
+    with caplog.at_level(logging.WARNING, logger="arkg.llm.cache"):
+        completion = damaged.complete([Message(role="user", content=f"{padding} 7")], Verdict, Sampling(seed=7))
+    assert completion.value.reasons[0] == "seed 7"
+    assert "malformed" in caplog.text and str(path) in caplog.text

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
+import shutil
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Annotated, Literal
@@ -11,7 +13,7 @@ import pytest
 from pydantic import BaseModel, Field, StringConstraints
 
 from arkg.errors import ModelError
-from arkg.llm import Choice, LlamaCppModel, Message, Sampling
+from arkg.llm import CachedModel, Choice, LlamaCppModel, Message, Sampling, open_model
 
 pytestmark = pytest.mark.slow
 
@@ -129,3 +131,28 @@ def test_unreadable_model_file_is_a_clear_error(tmp_path: Path) -> None:
     broken.write_bytes(b"not a gguf file")
     with pytest.raises(ModelError, match=f"Could not load the GGUF model {broken}"):
         LlamaCppModel(broken)
+
+
+def test_the_cache_tells_gguf_files_of_the_same_name_apart(bundled_model: LlamaCppModel, tmp_path: Path) -> None:
+    """hardening item 4: a different GGUF file under the bundled file's name gets no stale replies."""
+    altered = tmp_path / "elsewhere" / bundled_model.path.name
+    altered.parent.mkdir()
+    shutil.copyfile(bundled_model.path, altered)
+    with altered.open("r+b") as file:  # one byte of the last tensor's weights: still a loadable model
+        file.seek(-4096, 2)
+        byte = file.read(1)[0]
+        file.seek(-4096, 2)
+        file.write(bytes([byte ^ 0xFF]))
+    other = open_model(f"llamacpp:{altered}", cache=False)
+    assert other.name == bundled_model.name == "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf"
+
+    cache = tmp_path / "cache.sqlite"
+    original = CachedModel(bundled_model, cache)
+    digest = hashlib.sha256(bundled_model.path.read_bytes()).hexdigest()
+    assert original.identity == f"llamacpp:sha256:{digest}"
+    ask, pick = [Message(role="user", content="Pick a city.")], Choice(["Paris", "東京"])
+    original.complete(ask, pick)
+    altered_cached = CachedModel(other, cache)
+    altered_cached.complete(ask, pick)
+    assert (altered_cached.hits, altered_cached.misses) == (0, 1)
+    assert CachedModel(bundled_model, cache).complete(ask, pick).usage.cached_calls == 1

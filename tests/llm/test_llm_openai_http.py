@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 import socket
-import threading
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
+from scripted_server import Reply, chat_completion
 
-from arkg.errors import ModelError
-from arkg.llm import Choice, Message, OpenAICompatModel, Sampling
+from arkg.errors import ModelError, ModelUnavailable
+from arkg.llm import Choice, Message, OpenAICompatModel, Sampling, open_model
 
 QUESTION = [Message(role="system", content="You judge."), Message(role="user", content="Is it so?")]
 
@@ -24,88 +22,6 @@ QUESTION = [Message(role="system", content="You judge."), Message(role="user", c
 class Verdict(BaseModel):
     answer: bool
     reason: str
-
-
-@dataclass
-class Reply:
-    status: int = 200
-    content: str | None = None  # the assistant message; None with status 200 means "echo nothing"
-    headers: dict[str, str] = field(default_factory=dict)
-    delay_s: float = 0.0
-    error: str = "scripted failure"
-
-
-@dataclass
-class Received:
-    at: float
-    body: dict[str, Any]
-
-
-class ScriptedServer:
-    """Answers each POST with the next scripted Reply (the last one repeats) and records requests."""
-
-    def __init__(self, replies: list[Reply]) -> None:
-        self.replies = replies
-        self.received: list[Received] = []
-        script = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                script.received.append(Received(time.monotonic(), body))
-                reply = script.replies[min(len(script.received), len(script.replies)) - 1]
-                time.sleep(reply.delay_s)
-                if reply.status == 200:
-                    payload = _chat_completion(reply.content or "")
-                else:
-                    payload = {"error": {"message": reply.error, "type": "scripted"}}
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(reply.status)
-                    for name, value in reply.headers.items():
-                        self.send_header(name, value)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout test)
-                    pass
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-
-def _chat_completion(content: str) -> dict[str, Any]:
-    return {
-        "id": "scripted",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "scripted",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 11, "completion_tokens": 5, "total_tokens": 16},
-    }
-
-
-@pytest.fixture
-def serve() -> Iterator[Any]:
-    servers: list[ScriptedServer] = []
-
-    def start(*replies: Reply) -> ScriptedServer:
-        servers.append(ScriptedServer(list(replies)))
-        return servers[-1]
-
-    yield start
-    for server in servers:
-        server.close()
 
 
 GOOD = Reply(content='{"answer": true, "reason": "it is"}')
@@ -136,10 +52,18 @@ def test_retry_after_header_sets_the_wait(serve: Any) -> None:
 def test_retries_are_bounded(serve: Any) -> None:
     server = serve(Reply(503, error="overloaded"))
     model = OpenAICompatModel("m", server.url, structured="json_schema", max_retries=2)
-    with pytest.raises(ModelError, match=r"answered HTTP 503.*overloaded") as caught:
+    with pytest.raises(ModelUnavailable, match=r"answered HTTP 503: overloaded \(3 attempts in \d\.\d s\)") as caught:
         model.complete(QUESTION, Verdict)
     assert server.url in str(caught.value)
     assert len(server.received) == 3
+
+
+def test_a_server_error_is_not_a_server_down(serve: Any) -> None:
+    server = serve(Reply(500, error="prompt too long"))
+    model = OpenAICompatModel("m", server.url, structured="json_schema", max_retries=1)
+    with pytest.raises(ModelError, match="HTTP 500: prompt too long") as caught:
+        model.complete(QUESTION, Verdict)
+    assert not isinstance(caught.value, ModelUnavailable)
 
 
 def test_client_errors_are_not_retried(serve: Any) -> None:
@@ -154,9 +78,83 @@ def test_timeout_is_a_model_error(serve: Any) -> None:
     server = serve(Reply(delay_s=2.0, content=GOOD.content))
     model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=0.3, max_retries=0)
     started = time.monotonic()
-    with pytest.raises(ModelError, match=r"did not answer within 0.3 s"):
+    with pytest.raises(ModelUnavailable, match=r"did not answer: no reply after 1 attempt in 0\.3 s"):
         model.complete(QUESTION, Verdict)
     assert time.monotonic() - started < 1.9  # the reply would come after 2 s
+
+
+HANGS = Reply(delay_s=60, content=GOOD.content)
+
+
+@pytest.mark.parametrize("structured", ["auto", "json_schema"])
+def test_a_hanging_server_costs_what_the_user_set_and_the_message_says_what_it_cost(
+    serve: Any, structured: str
+) -> None:
+    """hardening item 6: retries x timeout, no hidden attempts, and the true time and attempts reported."""
+    server = serve(HANGS)
+    model = OpenAICompatModel("m", server.url, structured=structured, timeout=0.4, max_retries=2)
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable) as caught:
+        model.complete(QUESTION, Verdict)
+    elapsed = time.monotonic() - started
+    assert elapsed < 0.4 * 3 + 0.5  # the call's limit, and some slack for a busy machine
+    reported = re.search(r"no reply after (\d+) attempts in ([\d.]+) s", str(caught.value))
+    assert reported is not None, str(caught.value)
+    attempts, seconds = int(reported[1]), float(reported[2])
+    assert attempts == len(server.received) >= 2  # the auto probe is one of them, not an extra
+    assert abs(seconds - elapsed) < 0.2
+    assert f"{server.url} did not answer" in str(caught.value) and "timeout 0.4 s per attempt, 2 retries" in str(caught.value)
+
+
+def test_the_model_spec_sets_the_limits(serve: Any) -> None:
+    """hardening item 6: `?timeout=&retries=` on the spec bound a call to a hanging server."""
+    server = serve(HANGS)
+    model = open_model(f"openai:m@{server.url}?timeout=1&retries=1", cache=False)
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable, match=r"no reply after 2 attempts in [12]\.\d s \(timeout 1 s per attempt, 1 retries\)"):
+        model.complete(QUESTION, Verdict)
+    assert time.monotonic() - started < 2 + 0.4
+    assert len(server.received) == 2
+
+
+def test_backoff_waits_count_against_the_limit(serve: Any) -> None:
+    """hardening item 6: a retry that could not finish in time is not started."""
+    server = serve(HANGS)
+    model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=0.5, max_retries=3)
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable, match=r"no reply after 2 attempts .*more than the 0\.\d s left"):
+        model.complete(QUESTION, Verdict)
+    assert time.monotonic() - started < 0.5 * 4 + 0.3
+    assert len(server.received) == 2
+
+
+def test_re_asks_share_the_limit(serve: Any) -> None:
+    """hardening item 6: a slow server that keeps answering badly cannot stretch one call past the limit."""
+    server = serve(Reply(delay_s=0.3, content='{"answer": "perhaps"}'))
+    model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=1, max_retries=0, max_reasks=5)
+    started = time.monotonic()
+    with pytest.raises(ModelUnavailable) as caught:
+        model.complete(QUESTION, Verdict)
+    assert time.monotonic() - started < 1 + 0.3  # six replies would take 1.8 s
+    reported = re.search(r"did not answer: no reply after (\d+) attempts in 1\.\d s", str(caught.value))
+    assert reported is not None, str(caught.value)
+    assert int(reported[1]) == len(server.received) >= 2
+
+
+def test_a_retry_after_beyond_the_limit_ends_the_call_at_once(serve: Any) -> None:
+    """hardening item 6: the server's Retry-After cannot stretch a call past the limit either."""
+    server = serve(Reply(429, headers={"retry-after": "30"}, error="slow down"))
+    model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=1, max_retries=3)
+    started = time.monotonic()
+    with pytest.raises(ModelError, match=r"HTTP 429: slow down \(1 attempt in 0\.\d s; the server asked to wait 30\.0 s"):
+        model.complete(QUESTION, Verdict)
+    assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize(("timeout", "retries"), [(0, 1), (-1, 1), (float("inf"), 1), (1, -1), (1, 1.5)])
+def test_bad_limits_are_a_clear_error(timeout: float, retries: int) -> None:
+    with pytest.raises(ModelError, match="timeout must be|retries must be"):
+        OpenAICompatModel("m", "http://127.0.0.1:9/v1", timeout=timeout, max_retries=retries)
 
 
 def test_unreachable_server_names_the_url() -> None:
@@ -273,3 +271,55 @@ def test_request_arguments_show_the_request_of_the_current_mode(serve: Any) -> N
     model = OpenAICompatModel("m", server.url, structured="json_object")
     model.complete(QUESTION, Verdict, sampling)
     assert server.received[0].body == model.request_arguments(QUESTION, Verdict, sampling)
+
+
+def _completion_body(**changes: Any) -> str:
+    return json.dumps({**chat_completion(GOOD.content or ""), **changes})
+
+
+HTML_PAGE = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body>" + "<p>nginx</p>" * 4000
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (Reply(body=HTML_PAGE, content_type="text/html"), "an HTML page instead of a chat completion: <!DOCTYPE html>\\n"),
+        (Reply(body=HTML_PAGE), "an HTML page instead of a chat completion"),
+        (Reply(body='{"id": "x", "choices": [{"mess'), 'a body that is not JSON instead of a chat completion: {"id": "x"'),
+        (Reply(body=""), "an empty body"),
+        (Reply(body="[" * 100_000), "a body that is not JSON"),
+        (Reply(body='["a", "list"]'), "JSON that is not a chat completion (body: Input should be a valid dictionary"),
+        (Reply(body='{"id": "x"}'), "(choices: Field required)"),
+        (Reply(body=_completion_body(choices=[])), "(choices: List should have at least 1 item"),
+        (Reply(body=_completion_body(choices="yes")), "(choices: Input should be a valid list"),
+        (Reply(body=_completion_body(choices=[{"index": 0}])), "(choices.0.message: Field required"),
+        (Reply(body=_completion_body(choices=[{"message": {"content": 42}}])), "(choices.0.message.content: Input should be a valid string"),
+        (Reply(body=_completion_body(choices=[{"message": "hi"}])), "(choices.0.message: Input should be a valid dictionary"),
+        (Reply(body=_completion_body(usage={"prompt_tokens": "many"})), "(usage.prompt_tokens: Input should be a valid integer"),
+        (Reply(body=_completion_body(usage={"completion_tokens": -5})), "(usage.completion_tokens: Input should be greater than or equal to 0"),
+        (Reply(body=_completion_body(choices=[{"message": {"content": None}, "finish_reason": "stop"}])), "without content (finish_reason=stop)"),
+        (Reply(body=_completion_body(choices=[{"message": {"content": None, "refusal": "I can't."}}])), "a refusal: I can't."),
+        (Reply(body='{"error": {"message": "model not loaded"}}'), 'answered with an error: {"message": "model not loaded"}'),
+    ],
+)
+def test_a_malformed_reply_is_a_model_error_saying_what_came(serve: Any, reply: Reply, said: str) -> None:
+    """hardening item 5: no JSONDecodeError or AttributeError, whatever a server sends with HTTP 200."""
+    server = serve(reply)
+    model = OpenAICompatModel("m", server.url, structured="json_schema", max_retries=0)
+    with pytest.raises(ModelError) as caught:
+        model.complete(QUESTION, Verdict)
+    message = str(caught.value)
+    assert not isinstance(caught.value, ModelUnavailable)  # the server answered: it is not down
+    assert message.startswith(f"{server.url} ") and said in message
+    assert len(message) < 600  # the body is clipped
+    assert len(server.received) == 1
+
+
+@pytest.mark.parametrize("usage", [None, {}, {"prompt_tokens": None, "completion_tokens": 3}])
+def test_missing_token_counts_count_as_zero(serve: Any, usage: Any) -> None:
+    """hardening item 5: usage the server does not report is not invented, and not an error."""
+    server = serve(Reply(body=_completion_body(usage=usage)))
+    completion = OpenAICompatModel("m", server.url, structured="json_schema").complete(QUESTION, Verdict)
+    assert completion.value == Verdict(answer=True, reason="it is")
+    assert completion.usage.calls == 1 and completion.usage.prompt_tokens == 0
+    assert completion.usage.completion_tokens == (usage or {}).get("completion_tokens", 0)

@@ -97,6 +97,7 @@ class RunKit:
             attempt=attempt,
             shown=messages[-1].content if messages else "",
             raw=completion.raw,
+            reasoning=completion.reasoning,
             usage=completion.usage,
         )
         self.calls.append(call)

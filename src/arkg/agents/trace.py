@@ -22,6 +22,8 @@ class ModelCall(BaseModel):
     # checks the reply (e.g. its cited keys) against.
     shown: str = ""
     raw: str
+    # A reasoning model's thinking before its reply, kept apart from `raw` (None when there was none).
+    reasoning: str | None = None
     usage: Usage
 
 

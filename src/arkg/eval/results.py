@@ -39,6 +39,9 @@ class RunConfig(BaseModel):
     kg: str
     strategy: str
     model: str
+    # What the response cache keys the model on (a GGUF's content hash, a server's request fields):
+    # two model files of the same name are different models. Empty in files of older versions.
+    model_identity: str = ""
     temperature: float
     seed: int
     max_tokens: int
@@ -124,7 +127,13 @@ def _first_error(error: Exception) -> str:
 
 def config_differences(written: RunConfig, wanted: RunConfig) -> list[str]:
     old, new = written.model_dump(), wanted.model_dump()
-    return [f"{key}: file has {old[key]!r}, this run has {new[key]!r}" for key in old if old[key] != new[key]]
+    # A file written before the model identity was recorded is checked on the model's name alone.
+    unrecorded = {"model_identity"} if not written.model_identity else set()
+    return [
+        f"{key}: file has {old[key]!r}, this run has {new[key]!r}"
+        for key in old
+        if key not in unrecorded and old[key] != new[key]
+    ]
 
 
 class ResultsWriter:

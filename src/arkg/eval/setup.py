@@ -82,6 +82,7 @@ def plan_evaluation(
         kg=(db or GOLD_KG) if info.uses_kg else NO_KG,
         strategy=strategy,
         model=model.name,
+        model_identity=getattr(model, "identity", model.name),
         temperature=temperature,
         seed=seed,
         max_tokens=max_tokens or info.max_tokens,

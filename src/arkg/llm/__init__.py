@@ -5,8 +5,9 @@
     anchor = model.complete(messages, Choice(candidates)).value          # one of the candidates, verbatim
 
 A model spec is one string for CLI and config: `llamacpp` (the bundled SmolLM2-135M-Instruct),
-`llamacpp:/path/to/model.gguf`, `openai:MODEL`, `openai:MODEL@http://HOST:PORT/v1`, each openai form
-optionally ending in `#ENV_VAR` to read the API key from $ENV_VAR instead of $OPENAI_API_KEY
+`llamacpp:/path/to/model.gguf`, `openai:MODEL`, `openai:MODEL@http://HOST:PORT/v1`; an openai form
+may go on with options `?timeout=SECONDS&retries=N&body.FIELD=VALUE` (limits of a call, extra
+request fields) and end in `#ENV_VAR` to read the API key from $ENV_VAR instead of $OPENAI_API_KEY
 (ACCEPTED_FORMS lists them as error messages show them).
 
 open_model puts the model behind a SQLite response cache: $ARKG_CACHE_DIR/responses.sqlite, else

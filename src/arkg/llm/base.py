@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, Sequence, TypeVar, runtime_checkable
+from pathlib import Path
+from typing import Any, Callable, Generic, Literal, Protocol, Sequence, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,16 +36,12 @@ class Usage(BaseModel):
     cached_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of completion_tokens, those a server reports as spent on reasoning (0 when it reports none).
+    reasoning_tokens: int = 0
     latency_s: float = 0.0
 
     def __add__(self, other: "Usage") -> "Usage":
-        return Usage(
-            calls=self.calls + other.calls,
-            cached_calls=self.cached_calls + other.cached_calls,
-            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
-            completion_tokens=self.completion_tokens + other.completion_tokens,
-            latency_s=self.latency_s + other.latency_s,
-        )
+        return Usage(**{name: getattr(self, name) + getattr(other, name) for name in Usage.model_fields})
 
     @property
     def total_tokens(self) -> int:
@@ -68,17 +65,28 @@ OutputSpec = type[BaseModel] | Choice
 
 @dataclass(frozen=True)
 class Completion(Generic[T]):
+    """A validated reply. `raw` is the text that was validated; a reasoning model's thinking, which
+    came before it or beside it, is kept apart in `reasoning` (None when there was none)."""
+
     value: T
     raw: str
     usage: Usage
+    reasoning: str | None = None
+
+
+# Hex SHA-256 of a file's content; the response cache passes one to ChatModel.cache_identity.
+FileHasher = Callable[[Path], str]
 
 
 @runtime_checkable
 class ChatModel(Protocol):
     """A language model that answers with a typed decision.
 
-    `name` identifies backend and model (e.g. "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf"); it is
-    part of the response-cache key.
+    `name` identifies backend and model for people (e.g. "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf",
+    shown in reports and traces). The response cache keys replies on the model's identity instead:
+    a model may define `cache_identity(file_sha256: FileHasher) -> str`, naming everything that
+    determines its replies (e.g. "llamacpp:sha256:<hex digest of the GGUF>", where file_sha256 gives a
+    file's content hash, remembered across runs); a model without it is known by its `name`.
     """
 
     name: str

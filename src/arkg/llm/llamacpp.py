@@ -12,7 +12,7 @@ from llama_cpp import Llama, LlamaGrammar
 from pydantic import ValidationError
 
 from arkg.errors import ModelError
-from arkg.llm.base import Choice, Completion, Message, OutputSpec, Sampling, Usage
+from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, Sampling, Usage
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.grammar import grammar_for
 
@@ -52,6 +52,10 @@ class LlamaCppModel:
         self.path = path
         self.name = f"llamacpp:{path.name}"
         self._lock = threading.Lock()
+
+    def cache_identity(self, file_sha256: FileHasher) -> str:
+        """The GGUF file's content, not its name: another file under the same name is another model."""
+        return f"llamacpp:sha256:{file_sha256(self.path)}"
 
     def complete(
         self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -14,7 +15,10 @@ import openai
 from pydantic import BaseModel, ValidationError, create_model
 
 from arkg.errors import ModelError, ModelUnavailable
-from arkg.llm.base import Choice, Completion, Message, OutputSpec, Sampling, Usage
+from arkg.llm.attempts import Attempts, retry_after_s
+from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, Sampling, Usage
+from arkg.llm.chat_reply import ChatReply, read_reply
+from arkg.text import clip, one_line
 
 StructuredMode = Literal["json_schema", "json_object", "auto"]
 
@@ -30,8 +34,16 @@ class OpenAICompatModel:
     is validated; an invalid one is re-asked up to `max_reasks` times with the validation error.
     A Choice is asked for as `{"choice": <one of the options>}` (a JSON-schema enum).
 
-    Retries: the SDK retries 408/409/429/5xx and connection errors `max_retries` times with
-    exponential backoff (0.5 s doubling, at most 8 s, jittered; a Retry-After header wins).
+    Reasoning models: their thinking is set apart before validation (see arkg.llm.chat_reply) and
+    kept in Completion.reasoning; usage counts the reasoning tokens a server reports. `extra_body`
+    adds server-specific fields to every request, e.g. {"chat_template_kwargs": {"enable_thinking":
+    False}} for Qwen3 on vLLM or SGLang; they are part of the cache identity.
+
+    Limits (see arkg.llm.attempts): each attempt waits at most `timeout` seconds for the server; a
+    connection error, a timeout or HTTP 408/409/429/5xx is retried up to `max_retries` times with
+    backoff; one complete() takes at most `timeout × (max_retries + 1)` seconds, re-asks included.
+    A server that cannot be reached, does not answer in time, or answers 502/503/504 to the last
+    attempt raises ModelUnavailable; the message says how many attempts were made in how long.
     Thread-safe: the SDK client is shared by concurrent calls.
     """
 
@@ -45,13 +57,19 @@ class OpenAICompatModel:
         max_retries: int = 3,
         structured: StructuredMode = "auto",
         max_reasks: int = 2,
+        extra_body: Mapping[str, Any] | None = None,
     ) -> None:
+        if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
+            raise ModelError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        if not (isinstance(max_retries, int) and max_retries >= 0):
+            raise ModelError(f"retries must be a whole number, 0 or more, not {max_retries!r}")
         api_key = os.environ.get(api_key_env)
         if api_key is None:
             if base_url is None:
                 raise ModelError(f"OpenAI needs an API key: set the environment variable {api_key_env}")
             api_key = "unused"  # local servers accept any key; the SDK insists on one
-        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=max_retries)
+        # The SDK's own retries are off: Attempts retries within the call's time limit.
+        self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
         self.model = model
         self.base_url = str(self._client.base_url).rstrip("/")
         self.name = f"openai:{model}@{self.base_url}"
@@ -60,8 +78,15 @@ class OpenAICompatModel:
         self.timeout = timeout
         self.max_retries = max_retries
         self.api_key_env = api_key_env
+        self.extra_body = dict(extra_body or {})
         # In "auto" mode: None until the first reply tells whether the server takes json_schema.
         self._schema_supported: bool | None = {"json_schema": True, "json_object": False, "auto": None}[structured]
+
+    def cache_identity(self, file_sha256: FileHasher) -> str:
+        """The name, plus the extra request fields: they change replies (e.g. thinking on or off)."""
+        if not self.extra_body:
+            return self.name
+        return f"{self.name}?body={json.dumps(self.extra_body, sort_keys=True, ensure_ascii=False)}"
 
     def complete(
         self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()
@@ -70,26 +95,23 @@ class OpenAICompatModel:
         conversation = _conversation(messages)
         usage = Usage()
         started = time.perf_counter()
-        for attempt in range(self.max_reasks + 1):
-            response = self._create(conversation, reply_model, sampling)
-            tokens = response.usage
-            usage += Usage(
-                calls=1,
-                prompt_tokens=tokens.prompt_tokens if tokens else 0,
-                completion_tokens=tokens.completion_tokens if tokens else 0,
-            )
-            if not response.choices:
-                raise ModelError(f"{self.base_url} returned no choices for model {self.model!r}")
-            raw = response.choices[0].message.content or ""
+        attempts = Attempts(self.timeout, self.max_retries)
+        for reask in range(self.max_reasks + 1):
+            reply = self._create(conversation, reply_model, sampling, attempts)
+            usage += reply.usage
+            if reply.answer is None:
+                raise self._no_answer(reply, sampling)
+            raw = reply.answer
             try:
                 parsed = reply_model.model_validate_json(raw)
             except ValidationError as error:
-                if attempt == self.max_reasks:
-                    cut = " (cut off at max_tokens)" if response.choices[0].finish_reason == "length" else ""
+                if reask == self.max_reasks:
+                    cut = " (cut off at max_tokens)" if reply.finish_reason == "length" else ""
                     raise ModelError(
                         f"{self.name}: reply{cut} still does not validate as {reply_model.__name__} after "
                         f"{self.max_reasks} re-asks: {error}"
                     ) from error
+                # Without the reasoning: chat templates of reasoning models drop it from past turns.
                 conversation += [
                     {"role": "assistant", "content": raw},
                     {"role": "user", "content": _reask_prompt(error)},
@@ -97,8 +119,23 @@ class OpenAICompatModel:
                 continue
             value = parsed.choice if isinstance(output, Choice) else parsed
             usage = usage.model_copy(update={"latency_s": time.perf_counter() - started})
-            return Completion(value=value, raw=raw, usage=usage)
+            return Completion(value=value, raw=raw, usage=usage, reasoning=reply.reasoning)
         raise AssertionError("unreachable: the loop returns or raises")
+
+    def _no_answer(self, reply: ChatReply, sampling: Sampling) -> ModelError:
+        size = f"{len(reply.reasoning or ''):,} characters of reasoning"
+        if reply.usage.reasoning_tokens:
+            size += f", {reply.usage.reasoning_tokens:,} tokens"
+        if reply.finish_reason == "length":
+            return ModelError(
+                f"{self.name}: the reply was cut off at max_tokens={sampling.max_tokens} while still reasoning "
+                f"({size}), before any answer; raise max_tokens, or switch thinking off if the server allows "
+                "(e.g. ?body.chat_template_kwargs.enable_thinking=false on the model spec)"
+            )
+        return ModelError(
+            f"{self.name}: the reply ended (finish_reason={reply.finish_reason}) inside its reasoning ({size}), "
+            "without an answer"
+        )
 
     def request_arguments(
         self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()
@@ -118,7 +155,7 @@ class OpenAICompatModel:
         else:
             response_format, instruction = _json_object_format(reply_model)
             conversation = _with_instruction(conversation, instruction)
-        return {
+        arguments = {
             "model": self.model,
             "messages": conversation,
             "response_format": response_format,
@@ -127,41 +164,72 @@ class OpenAICompatModel:
             "seed": sampling.seed,
             "max_tokens": sampling.max_tokens,
         }
+        if self.extra_body:
+            arguments["extra_body"] = self.extra_body  # the SDK merges these fields into the request body
+        return arguments
 
-    def _create(self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling) -> Any:
-        try:
-            return self._create_structured(conversation, reply_model, sampling)
-        except openai.APITimeoutError as error:
-            raise ModelUnavailable(
-                f"{self.base_url} did not answer within {self.timeout} s (after {self.max_retries} retries)"
-            ) from error
-        except openai.APIConnectionError as error:
-            raise ModelUnavailable(
-                f"Cannot reach {self.base_url} (after {self.max_retries} retries): {error.__cause__ or error}"
-            ) from error
-        except openai.APIStatusError as error:
-            hint = f" (is ${self.api_key_env} set?)" if error.status_code == 401 else ""
-            raise ModelError(f"{self.base_url} answered HTTP {error.status_code}{hint}: {error.message}") from error
-
-    def _create_structured(
-        self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling
-    ) -> Any:
-        if self._schema_supported is None:
-            # Probe once without the SDK's retries: a server without json_schema support may reject
-            # it with a 5xx (llama.cpp's Python server does), which must not cost a round of backoff.
-            probe = self._client.with_options(max_retries=0)
+    def _create(
+        self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling, attempts: Attempts
+    ) -> ChatReply:
+        """One reply from the server, after as many attempts as the limits allow."""
+        while True:
+            use_schema = self._schema_supported is not False
+            arguments = self._arguments(conversation, reply_model, sampling, use_schema=use_schema)
+            timeout = attempts.start()
+            if timeout is None:
+                raise ModelUnavailable(
+                    f"{self.base_url} did not answer in time: {attempts.summary()} used up the call's limit of "
+                    f"{attempts.limit_s:g} s (timeout {self.timeout:g} s x {self.max_retries + 1} attempts)"
+                )
             try:
-                arguments = self._arguments(conversation, reply_model, sampling, use_schema=True)
-                response = probe.chat.completions.create(**arguments)
-                self._schema_supported = True
-                return response
+                response = self._client.chat.completions.with_raw_response.create(**arguments, timeout=timeout)
             except openai.APIStatusError as error:
-                if _rejects_response_format(error):
+                if self._schema_supported is None and _rejects_response_format(error):
+                    # A server without json_schema support may reject it with a 5xx (llama.cpp's Python
+                    # server does): that is an answer, so JSON mode follows at once, with no backoff.
                     self._schema_supported = False
-            except openai.APIConnectionError:
-                pass  # a transient failure: asked again below, with the full retry budget
-        arguments = self._arguments(conversation, reply_model, sampling, use_schema=self._schema_supported is not False)
-        return self._client.chat.completions.create(**arguments)
+                    continue
+                if error.status_code not in _RETRIED or not attempts.retry(retry_after_s(error.response.headers)):
+                    raise self._status_error(error, attempts) from error
+            except openai.APIConnectionError as error:  # APITimeoutError included
+                if not attempts.retry():
+                    raise self._unavailable(error, attempts) from error
+            else:
+                if use_schema:
+                    self._schema_supported = True
+                # The raw body, not the SDK's parse: that one fails with JSONDecodeError on a broken
+                # body and hands back a str for an HTML page.
+                return read_reply(response.text, self.base_url)
+
+    def _unavailable(self, error: openai.APIConnectionError, attempts: Attempts) -> ModelUnavailable:
+        limits = f"timeout {self.timeout:g} s per attempt, {self.max_retries} retries"
+        if isinstance(error, openai.APITimeoutError):
+            return ModelUnavailable(f"{self.base_url} did not answer: no reply after {attempts.summary()} ({limits})")
+        cause = error.__cause__ or error
+        return ModelUnavailable(f"Cannot reach {self.base_url}: {cause} ({attempts.summary()}; {limits})")
+
+    def _status_error(self, error: openai.APIStatusError, attempts: Attempts) -> ModelError:
+        hint = f" (is ${self.api_key_env} set?)" if error.status_code == 401 else ""
+        tried = f" ({attempts.summary()})" if attempts.made > 1 or attempts.refusal else ""
+        message = f"{self.base_url} answered HTTP {error.status_code}{hint}: {_server_said(error)}{tried}"
+        # Gateways answer these for a server behind them that is down or hanging.
+        return (ModelUnavailable if error.status_code in (502, 503, 504) else ModelError)(message)
+
+
+def _server_said(error: openai.APIStatusError) -> str:
+    """The message that came with an error status (an HTML page from a proxy, too), clipped."""
+    body = error.body
+    if isinstance(body, dict) and isinstance(body.get("message"), str):
+        said = body["message"]
+    elif body is None or isinstance(body, str):
+        said = body or ""
+    else:
+        said = json.dumps(body, ensure_ascii=False)
+    return clip(one_line(said)) if said else "(no message)"
+
+
+# Worth another attempt: timeouts, conflicts, rate limits, server errors (as the SDK retries them).
+_RETRIED = frozenset({408, 409, 429, *range(500, 600)})
 
 
 def _conversation(messages: Sequence[Message]) -> list[dict[str, str]]:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import unquote
 
 from arkg.errors import SpecError
 from arkg.llm.base import ChatModel
@@ -17,6 +20,11 @@ ACCEPTED_FORMS = """\
   llamacpp:/path/to/model.gguf       a local GGUF model run by llama.cpp
   openai:MODEL                       OpenAI's API, key from $OPENAI_API_KEY
   openai:MODEL@http://HOST:PORT/v1   any OpenAI-compatible server (vLLM, Ollama, llama.cpp, OpenRouter, ...)
+  openai:...?timeout=30&retries=1    options: seconds to wait per attempt (default 60), retries of a failed
+                                     attempt (default 3); one call takes at most timeout x (retries + 1) s
+  openai:...?body.FIELD=VALUE        option: a field added to each request's body, VALUE read as JSON if it
+                                     is JSON (else as text), dots nesting objects; e.g. for Qwen3 on vLLM:
+                                     ?body.chat_template_kwargs.enable_thinking=false
   openai:...#ENV_VAR                 suffix: read the API key from $ENV_VAR instead"""
 
 _ENV_VAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -30,6 +38,9 @@ class ModelSpec:
     model: str | None = None
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
+    timeout: float | None = None  # None: the backend's default
+    retries: int | None = None
+    body: dict[str, Any] = field(default_factory=dict, hash=False)  # extra request fields (body.FIELD=VALUE)
 
 
 def parse_model_spec(spec: str | None) -> ModelSpec:
@@ -53,12 +64,70 @@ def _parse_openai(spec: str, body: str) -> ModelSpec:
         body, _, api_key_env = body.rpartition("#")
         if not _ENV_VAR.fullmatch(api_key_env):
             raise _spec_error(spec, f"{api_key_env!r} after '#' is not an environment variable name")
+    body, _, query = body.partition("?")
     model, _, base_url = body.partition("@")
     if not model:
         raise _spec_error(spec, "the model name is missing")
     if base_url and not base_url.startswith(("http://", "https://")):
         raise _spec_error(spec, f"the server URL {base_url!r} must start with http:// or https://")
-    return ModelSpec("openai", model=model, base_url=base_url or None, api_key_env=api_key_env)
+    options = _parse_options(spec, query) if query else {}
+    return ModelSpec("openai", model=model, base_url=base_url or None, api_key_env=api_key_env, **options)
+
+
+def _parse_options(spec: str, query: str) -> dict[str, Any]:
+    """`timeout=30&retries=1&body.a.b=true` -> {"timeout": 30.0, "retries": 1, "body": {"a": {"b": True}}};
+    values may be %-escaped."""
+    options: dict[str, Any] = {}
+    body: dict[str, Any] = {}
+    for item in query.split("&"):
+        name, has_value, text = item.partition("=")
+        value = unquote(text)
+        if not has_value or not name:
+            raise _spec_error(spec, f"option {item!r} is not written NAME=VALUE")
+        if name in options:
+            raise _spec_error(spec, f"option {name!r} is given twice")
+        if name.startswith("body."):
+            _set_field(spec, body, name, value)
+        elif name == "timeout":
+            options[name] = _seconds(spec, value)
+        elif name == "retries":
+            if not (value.isascii() and value.isdigit()):
+                raise _spec_error(spec, f"retries={value!r}: expected a whole number, 0 or more")
+            options[name] = int(value)
+        else:
+            raise _spec_error(spec, f"unknown option {name!r} (known: timeout, retries, body.FIELD)")
+    if body:
+        options["body"] = body
+    return options
+
+
+def _set_field(spec: str, body: dict[str, Any], name: str, text: str) -> None:
+    """Put the value of option `body.a.b=text` at body["a"]["b"]."""
+    *parents, last = path = name.split(".")[1:]
+    if not all(path):
+        raise _spec_error(spec, f"option {name!r} has an empty field name")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = text  # plain words need no JSON quotes: body.reasoning_effort=low
+    target = body
+    for part in parents:
+        target = target.setdefault(part, {})
+        if not isinstance(target, dict):
+            raise _spec_error(spec, f"option {name!r}: {part!r} is already set to a value, not an object")
+    if last in target:
+        raise _spec_error(spec, f"option {name!r} sets a field that is already set")
+    target[last] = value
+
+
+def _seconds(spec: str, value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise _spec_error(spec, f"timeout={value!r}: expected a positive number of seconds")
+    return seconds
 
 
 def _spec_error(spec: str, reason: str) -> SpecError:
@@ -94,8 +163,9 @@ def open_model(
     """Build the model a spec names, behind the response cache.
 
     cache: None or True -> the default cache file (default_cache_path()); False -> no cache;
-    a path -> that SQLite file. timeout (seconds per request) and retries apply to server backends;
-    None keeps the backend's default.
+    a path -> that SQLite file. timeout (seconds per attempt) and retries apply to server backends;
+    given here (e.g. from command-line options) they win over the spec's own `?timeout=&retries=`;
+    None keeps the spec's, else the backend's default.
     """
     parsed = parse_model_spec(spec)
     model: ChatModel
@@ -107,11 +177,15 @@ def open_model(
         from arkg.llm.openai_compat import OpenAICompatModel
 
         assert parsed.model is not None  # the parser guarantees a model name for openai
-        options = {"timeout": timeout, "max_retries": retries}
+        options = {
+            "timeout": timeout if timeout is not None else parsed.timeout,
+            "max_retries": retries if retries is not None else parsed.retries,
+        }
         model = OpenAICompatModel(
             parsed.model,
             parsed.base_url,
             api_key_env=parsed.api_key_env,
+            extra_body=parsed.body,
             **{name: value for name, value in options.items() if value is not None},
         )
     if cache is False:
