@@ -27,11 +27,11 @@ def _names_of(tool: Tool) -> list[str]:
 
 
 def suggest_variables(*kinds: ValueKind) -> Callable[[Tool, OptionContext], Suggestions]:
-    """The tool's first parameter bound to each non-empty variable of these kinds, newest first."""
+    """The tool's first parameter bound to each variable of these kinds (empty ones too), newest first."""
 
     def suggest(tool: Tool, context: OptionContext) -> Suggestions:
         first = tool.params[0].name
-        for ref in context.variables_of(*kinds):
+        for ref in context.variables_of(*kinds, nonempty=False):
             yield {first: ref}
 
     return suggest
@@ -75,14 +75,15 @@ def suggest_retrieve_relation(tool: Tool, context: OptionContext) -> Suggestions
 
 
 def suggest_constraint(tool: Tool, context: OptionContext) -> Suggestions:
-    """Over entity variables of more than one entity: argmax / argmin on each offered relation, then
+    """Over entity variables: argmax / argmin on each offered relation (for sets of several), then
     comparisons with the question's numbers, then equality with names seen, then the same on props."""
     entities, relation, op, value, prop = _names_of(tool)[:5]
-    sets = [ref for ref in context.variables_of(ValueKind.ENTITIES) if context.memory.value(ref.name).size > 1]
+    sets = context.variables_of(ValueKind.ENTITIES)
     offered = [(ref, name) for ref in sets for name in context.relations(ref, Direction.OUT)]
     for ref, name in offered:
-        for ordering in ("argmax", "argmin"):
-            yield {entities: ref, relation: name, op: ordering}
+        if context.memory.value(ref.name).size > 1:
+            for ordering in ("argmax", "argmin"):
+                yield {entities: ref, relation: name, op: ordering}
     for ref, name in offered:
         for number in context.numbers:
             for comparison in _ORDER_FIRST:
