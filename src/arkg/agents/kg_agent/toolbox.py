@@ -52,7 +52,7 @@ class Param:
 # A tool's result kind, or ANSWER: the kind of its argument (the `end` tool).
 ResultType = ValueKind | Literal["answer"]
 # Candidate arguments for the next call, by parameter name, most likely first.
-Suggest = Callable[["OptionContext"], Iterable[dict[str, Arg]]]
+Suggest = Callable[["Tool", "OptionContext"], Iterable[dict[str, Arg]]]
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ Relations (English labels, as a Wikidata-style KG would have them):
     city      instance of "city"; country; population; latitude; longitude
     continent / language / currency   instance of "continent" / "language" / "currency"
 
-Cities: those with at least `min_city_population` people, and every capital. A city name shared
+Cities: those with at least `min_city_population` people, and every capital (the city of its
+country whose accent-folded name is the capital GeoNames names: "Brasilia" is Brasília). A city name shared
 with another kept city or any other entity becomes "name, country" ("Córdoba, Argentina"); of two
 same-named cities of one country only the capital, else the most populous, is kept. Numbers are
 plain digits ("82927922"); coordinates have four decimals.

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from arkg.errors import ArkgError
-from arkg.graph.matching import fold
 
 _MACROLANGUAGE = re.compile(r"\s*\(macrolanguage\)$")
 
@@ -109,12 +108,3 @@ def _languages(pycountry, codes: str) -> tuple[str, ...]:  # type: ignore[no-unt
             names.setdefault(_MACROLANGUAGE.sub("", language.name))
     return tuple(names)
 
-
-def capital_city(facts: GeoFacts, country: Country) -> City | None:
-    """The city GeoNames calls the country's capital: same country, same name (folded) or an
-    alternate spelling ("Brasilia" for Brasília); the most populous when several match."""
-    if not country.capital:
-        return None
-    wanted = fold(country.capital)
-    matches = [city for city in facts.cities if city.country == country.code and fold(city.name) == wanted]
-    return max(matches, key=lambda city: city.population, default=None)
