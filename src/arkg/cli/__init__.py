@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.cli import ask, evaluate, kg
+from arkg.cli import ask, evaluate, geo, kg
 from arkg.text import clip, one_line
 
 # EX_SOFTWARE (sysexits.h): an internal error, as opposed to a mistake in the input.
@@ -27,6 +27,7 @@ app = typer.Typer(
 app.add_typer(kg.app, name="kg")
 ask.register(app)
 evaluate.register(app)
+geo.register(app)
 
 
 def _print_version(value: bool) -> None:

@@ -1,0 +1,104 @@
+"""Generated geography questions: schema, determinism, no ambiguity or giveaway, and gold programs
+that the KG-Agent executor replays on the built KG to the gold answer and evidence (a sample per
+template by default; ARKG_GEO_REPLAY=all replays every question)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from arkg.agents.kg_agent import Boolean, Entities, Executor, Number, next_calls
+from arkg.agents.kg_agent.values import triple_key
+from arkg.datasets.geo import GeoQuestion, generate_questions, read_questions, write_questions
+from arkg.datasets.geo.templates import TEMPLATES
+from arkg.errors import ArkgError
+from arkg.graph import SQLiteGraph
+from arkg.graph.matching import fold
+
+PER_TEMPLATE_REPLAYED = 6
+
+
+def test_a_few_thousand_questions_of_every_template_kind_and_hop_count(geo_questions: list[GeoQuestion]) -> None:
+    assert len(geo_questions) > 3_000
+    assert set(Counter(q.template for q in geo_questions)) == {template.name for template in TEMPLATES}
+    assert set(Counter(q.kind for q in geo_questions)) == {"lookup", "verification", "comparison", "count", "superlative"}
+    assert set(Counter(q.hops for q in geo_questions)) == {1, 2, 3}
+    assert set(Counter(q.answer_type for q in geo_questions)) == {"boolean", "number", "entities"}
+    answers = Counter(q.answer for q in geo_questions if q.answer_type == "boolean")
+    assert answers[True] > 200 and answers[False] > 200
+    assert len({q.id for q in geo_questions}) == len({q.question for q in geo_questions}) == len(geo_questions)
+
+
+def test_splits_hold_out_about_a_tenth_each_and_follow_the_id(geo_questions: list[GeoQuestion]) -> None:
+    splits = Counter(q.split for q in geo_questions)
+    assert 0.07 < splits["test"] / len(geo_questions) < 0.13 and 0.07 < splits["dev"] / len(geo_questions) < 0.13
+    again = generate_questions(_triples_of(geo_questions), seed=5, per_template=1000)
+    by_id = {q.id: q.split for q in geo_questions}
+    assert all(q.split == by_id[q.id] for q in again if q.id in by_id)
+
+
+def _triples_of(questions: list[GeoQuestion]):  # type: ignore[no-untyped-def]
+    return [t for q in questions for t in q.evidence]
+
+
+def test_generation_is_deterministic_by_seed(geo_kg: SQLiteGraph, geo_questions: list[GeoQuestion]) -> None:
+    taken: Counter[str] = Counter()
+    first_ten = []
+    for q in geo_questions:
+        taken[q.template] += 1
+        if taken[q.template] <= 10:
+            first_ten.append(q)
+    assert generate_questions(geo_kg.iter_triples(), seed=0, per_template=10) == first_ten
+    other = generate_questions(geo_kg.iter_triples(), seed=1, per_template=10)
+    assert [q.question for q in other] != [q.question for q in geo_questions][: len(other)]
+
+
+def test_no_answer_entity_is_given_away_by_the_question(geo_questions: list[GeoQuestion]) -> None:
+    for q in geo_questions:
+        if isinstance(q.answer, list):
+            assert q.answer, q.id
+            assert not any(fold(a) in fold(q.question) for a in q.answer if a not in q.entities), q.id
+            assert all(entity in q.question for entity in q.entities), q.id
+
+
+def _replayed(questions: list[GeoQuestion]) -> list[GeoQuestion]:
+    if os.environ.get("ARKG_GEO_REPLAY") == "all":
+        return questions
+    taken: Counter[str] = Counter()
+    sample = []
+    for q in questions:
+        if taken[q.template] < PER_TEMPLATE_REPLAYED:
+            taken[q.template] += 1
+            sample.append(q)
+    return sample
+
+
+def test_gold_programs_replay_to_the_gold_answer_and_evidence(geo_kg: SQLiteGraph, geo_questions: list[GeoQuestion]) -> None:
+    executor = Executor(geo_kg)
+    for q in _replayed(geo_questions):
+        memory = executor.start(q.question, q.entities)
+        for line in q.program:
+            assert line in next_calls(executor, memory), (q.id, line)  # constrained decoding can write it
+            executor.execute(memory, line)
+        answer = memory.answer
+        if isinstance(answer, Entities):
+            assert sorted(answer.items) == sorted(q.answer), q.id  # type: ignore[arg-type]
+        else:
+            assert isinstance(answer, (Number, Boolean)) and answer.value == q.answer and type(answer.value) is type(q.answer), q.id
+        assert {triple_key(t) for t in answer.triples()} == {triple_key(t) for t in q.evidence}, q.id
+
+
+def test_questions_round_trip_through_json_lines(tmp_path: Path, geo_questions: list[GeoQuestion]) -> None:
+    path = tmp_path / "questions.jsonl"
+    assert write_questions(geo_questions[:50], path) == 50
+    assert read_questions(path) == geo_questions[:50]
+    line = path.read_text(encoding="utf-8").splitlines()[0]
+    assert list(__import__("json").loads(line)) == [
+        "id", "question", "answer", "answer_type", "program", "evidence", "hops", "template", "kind", "entities", "split",
+    ]  # fmt: skip
+    path.write_text(line + "\n{}\n", encoding="utf-8")
+    with pytest.raises(ArkgError, match=r"questions.jsonl, line 2: not a geography question"):
+        read_questions(path)
