@@ -97,3 +97,9 @@ def test_a_question_naming_nothing_in_the_kg_shows_no_facts():
     result = Kaping(kg, model).ask("Is Zanzibar an island?")
     assert "(no facts found)" in model.calls[0].messages[-1].content
     assert result.answer is None
+
+
+def test_the_result_lists_every_fact_shown(kg):
+    model = ScriptedModel.from_replies([reply(["T1"])])
+    result = Kaping(kg, model, KapingSettings(k=4)).ask(QUESTION)
+    assert len(result.retrieved_triples) == 4 and result.cited_triples[0] in result.retrieved_triples

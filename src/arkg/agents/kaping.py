@@ -178,6 +178,9 @@ class _Run:
         self.record(Stopped(reason=stop.reason))
         return self.result(None, "", stop.reason)
 
+    def shown(self) -> list[TripleRecord]:
+        return [record for event in self.trace.events if isinstance(event, FactsRetrieved) for record in event.shown]
+
     def record(self, event: BaseModel) -> None:
         self.trace.events.append(event)
         self.kit.emit(event)
@@ -190,6 +193,7 @@ class _Run:
             answer=answer,
             explanation=explanation,
             cited_triples=[record.as_triple().as_dict() for record in self.trace.cited_triples],
+            retrieved_triples=[record.as_triple().as_dict() for record in self.shown()],
             stop_reason=stop_reason,
             trace=self.trace,
             usage=self.kit.usage,

@@ -87,6 +87,8 @@ class Result(BaseModel):
     explanation: str = ""
     # Triples the answer rests on, as {"head", "relation", "tail", "props"} dicts.
     cited_triples: list[dict[str, Any]] = Field(default_factory=list)
+    # Every distinct triple the strategy showed the model on the way (the cited ones among them).
+    retrieved_triples: list[dict[str, Any]] = Field(default_factory=list)
     # Why the strategy stopped (its own wording; "the run budget was spent" when the budget ended it).
     stop_reason: str = "done"
     # The strategy's typed trace, exported with `model_dump(mode="json")`.

@@ -131,6 +131,8 @@ def test_result_cites_existing_triples_and_exports_the_trace_as_json():
     kg = sample_kg()
     for cited in result.cited_triples:
         assert Triple(**cited) in kg.triples(cited["head"], cited["relation"])
+        assert cited in result.retrieved_triples
+    assert [(t["head"], t["tail"]) for t in result.retrieved_triples] == [("Yui Yuigahama", "Sablé"), ("Sablé", "dachshund")]
     assert events == result.trace.events  # the live callback saw every event, in order
 
     exported = json.loads(result.model_dump_json())

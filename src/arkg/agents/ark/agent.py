@@ -448,6 +448,7 @@ class _Run:
             answer=answer,
             explanation=explanation,
             cited_triples=[record.as_triple().as_dict() for record in cited],
+            retrieved_triples=[record.as_triple().as_dict() for record in self.retrieved()],
             stop_reason=self.stop_reason.value,
             trace=self.trace,
             usage=self.trace.usage,
@@ -511,6 +512,16 @@ class _Run:
         shown = [one_line(name) for name in names]
         self.shown_names.update(zip(shown, names))
         return shown
+
+    def retrieved(self) -> list[TripleRecord]:
+        """Every triple shown in a reasoning step of this run, once each (by key)."""
+        shown = {
+            record.key: record
+            for event in self.trace.events
+            if isinstance(event, TriplesRetrieved)
+            for record in event.triples
+        }
+        return list(shown.values())
 
     def relations_shown(self) -> list[str]:
         return list(self.step.relations)[: self.settings.max_relations_shown]
