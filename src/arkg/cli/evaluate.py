@@ -13,14 +13,15 @@ from rich.markup import escape
 
 from arkg.agents import REGISTRY
 from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.abstention import Abstention
 from arkg.cli.errors import user_errors
 from arkg.cli.eval_progress import eval_progress
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.cli.options import TEMPERATURE_RANGE, Retries, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.cli.tables import print_table
 from arkg.eval.report import SystemReport, build_report
-from arkg.eval.report_render import notes, results_table, strategy_table, write_report
+from arkg.eval.report_render import notes, report_tables, write_report
 from arkg.eval.results import check_results_target
 from arkg.eval.runner import DEFAULT_MAX_UNAVAILABLE, RunSummary, StopReason, run_evaluation
 from arkg.eval.setup import EvalPlan, plan_evaluation
@@ -62,6 +63,10 @@ def evaluate(
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1, help="Token budget per model call.")] = None,
     timeout: Timeout = None,
     retries: Retries = None,
+    grounded: Grounded = False,
+    samples: Samples = 1,
+    agreement: Agreement = 0.6,
+    sample_temperature: SampleTemperature = 0.7,
     max_unreachable: Annotated[
         int,
         typer.Option(
@@ -81,6 +86,7 @@ def evaluate(
                 temperature=temperature, seed=seed, max_tokens=max_tokens, settings=overrides, db=db,
                 ids=_question_ids(ids), limit=limit, concurrency=concurrency, cache=not no_cache,
                 timeout=timeout, retries=retries,
+                abstention=Abstention(grounded=grounded, samples=samples, agreement=agreement, temperature=sample_temperature),
             )
         except KeyboardInterrupt:
             stderr.print("[yellow]Interrupted[/yellow] before any question ran; nothing was written.")
@@ -127,7 +133,7 @@ def _run(plan: EvalPlan, out: Path, *, runs: int, resume: bool, max_unavailable:
             return run_evaluation(
                 plan.questions, plan.strategy, plan.config, out,
                 runs=runs, concurrency=plan.concurrency, resume=resume,
-                on_progress=on_progress, stop=plan.stop, max_unavailable=max_unavailable,
+                on_progress=on_progress, stop=plan.stop, max_unavailable=max_unavailable, kg=plan.kg,
             )
     except QuitNow:
         stderr.print(
@@ -185,7 +191,7 @@ def report(
 
 def _print_tables(results: list[Path]) -> list[SystemReport]:
     systems = build_report(results)
-    for table in (results_table(systems), strategy_table(systems)):
+    for table in report_tables(systems):
         print_table(console, table)
     for note in notes(systems):
         console.print(f"[dim]- {escape(one_line(note))}[/dim]")

@@ -13,6 +13,15 @@ from pathlib import Path
 from typing import Iterable
 
 from arkg.eval.metrics import Scores, describe_undefined, reliability, score_runs
+from arkg.eval.quality import (
+    CoveragePoint,
+    EvidenceSummary,
+    GroundingSummary,
+    evidence_summary,
+    grounded_scores,
+    grounding_summary,
+    risk_coverage,
+)
 from arkg.eval.results import GOLD_KG, NO_KG, Record, RunConfig, read_results
 
 
@@ -36,6 +45,12 @@ class SystemReport:
     tokens_per_question: float
     failed: int
     by_reasoning_strategy: dict[str, StrategyAccuracy]
+    evidence: EvidenceSummary | None = None
+    grounding: GroundingSummary | None = None
+    # The metrics again with grounded abstention (an answer citing no fact counts as None).
+    grounded: Scores | None = None
+    # Self-consistency over the runs (several runs only): answer rate vs conditional accuracy.
+    coverage: list[CoveragePoint] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -87,6 +102,10 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record]) -> System
         tokens_per_question=statistics.fmean(r.usage.total_tokens for r in everything),
         failed=failed,
         by_reasoning_strategy=_by_reasoning_strategy(kept),
+        evidence=evidence_summary(everything),
+        grounding=grounding_summary(everything),
+        grounded=grounded_scores(kept, gold),
+        coverage=risk_coverage(kept, gold, lambda record: _yes_no(record.answer)) if len(runs) > 1 else [],
         notes=notes,
     )
 

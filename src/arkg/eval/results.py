@@ -15,6 +15,8 @@ from typing import Any, BinaryIO, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from arkg.errors import ArkgError
+from arkg.eval.evidence import Evidence
+from arkg.eval.grounding import Grounding
 from arkg.eval.writer_lock import WriterLock, check_not_busy
 from arkg.llm.base import Usage
 from arkg.paths import check_writable_file
@@ -66,6 +68,11 @@ class Record(BaseModel):
     elapsed_s: float
     # Set when the strategy failed (e.g. the model produced no valid output); answer is then None.
     error: str | None = None
+    stop_reason: str | None = None
+    cited_triples: list[dict[str, Any]] = []
+    # Gold evidence found and cited (when the question has gold triples), and the grounding checks.
+    evidence: Evidence | None = None
+    grounding: Grounding | None = None
     trace: Any = None
 
     @property

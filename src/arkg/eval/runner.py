@@ -20,9 +20,12 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from arkg.agents import AnswerKind, Query, RunOptions, RunStopped, Strategy
+from arkg.agents import AnswerKind, Query, Result, RunOptions, RunStopped, Strategy
 from arkg.errors import ArkgError, ModelUnavailable
 from arkg.eval.colota import Question
+from arkg.eval.evidence import assess_evidence
+from arkg.eval.grounding import check_grounding
+from arkg.graph.model import KnowledgeGraph
 from arkg.eval.results import Record, ResultsWriter, RunConfig
 from arkg.llm.base import Sampling, Usage
 
@@ -99,10 +102,13 @@ def run_evaluation(
     on_progress: ProgressCallback | None = None,
     stop: threading.Event | None = None,
     max_unavailable: int = DEFAULT_MAX_UNAVAILABLE,
+    kg: KnowledgeGraph | None = None,
 ) -> RunSummary:
     """Answer every (question, run) not yet in `out`; finished work is kept whatever stops the run.
 
     max_unavailable: stop after this many questions in a row failed with ModelUnavailable (0: never).
+    kg: the KG the strategy runs on; each record then says whether the cited triples are in it, and
+    which gold triples it lacks.
     """
     if runs < 1 or concurrency < 1 or max_unavailable < 0:
         raise ArkgError(
@@ -141,7 +147,7 @@ def run_evaluation(
             report()
 
         report()
-        _execute(tasks, lambda task: _answer(task, strategy, config, stop), finish, concurrency, stop, summary)
+        _execute(tasks, lambda task: _answer(task, strategy, config, stop, kg), finish, concurrency, stop, summary)
         if stop.is_set() and summary.stopped is None and summary.done < summary.total:
             summary.stopped = StopReason.INTERRUPTED
         report()
@@ -191,20 +197,18 @@ def _execute(
     pool.shutdown()
 
 
-def _answer(task: Task, strategy: Strategy, config: RunConfig, stop: threading.Event) -> _Outcome:
+def _answer(task: Task, strategy: Strategy, config: RunConfig, stop: threading.Event, kg: KnowledgeGraph | None) -> _Outcome:
     sampling = Sampling(temperature=config.temperature, seed=task.seed, max_tokens=config.max_tokens)
     question = task.question
     # Every CoLoTa entry, question or claim, is answered True / False / None.
     query = Query(text=question.text, kind=AnswerKind.YES_NO, claim=question.claim)
     started = time.perf_counter()
+    result: Result | None = None
+    error, unavailable = None, False
     try:
         result = strategy.ask(query, RunOptions(sampling=sampling, cancel=stop))
-        answer, explanation, usage, error = result.answer, result.explanation, result.usage, None
-        trace = result.model_dump(mode="json")["trace"]
-        unavailable = False
     except ArkgError as failure:
-        answer, explanation, usage, error, trace = None, "", Usage(), f"{type(failure).__name__}: {failure}", None
-        unavailable = isinstance(failure, ModelUnavailable)
+        error, unavailable = f"{type(failure).__name__}: {failure}", isinstance(failure, ModelUnavailable)
     record = Record(
         question_id=question.id,
         run=task.run,
@@ -212,14 +216,18 @@ def _answer(task: Task, strategy: Strategy, config: RunConfig, stop: threading.E
         strategy=config.strategy,
         model=config.model,
         settings=config.settings,
-        answer=answer,
+        answer=None if result is None else result.answer,
         gold=question.answer,
-        correct=answer == question.answer,
+        correct=result is not None and result.answer == question.answer,
         reasoning_strategies=list(question.strategies),
-        explanation=explanation,
-        usage=usage,
+        explanation="" if result is None else result.explanation,
+        usage=Usage() if result is None else result.usage,
         elapsed_s=round(time.perf_counter() - started, 3),
         error=error,
-        trace=trace,
+        stop_reason=None if result is None else result.stop_reason,
+        cited_triples=[] if result is None else result.cited_triples,
+        evidence=None if result is None else assess_evidence(question.triples, question.entities, result, kg),
+        grounding=None if result is None else check_grounding(result, kg),
+        trace=None if result is None else result.model_dump(mode="json")["trace"],
     )
     return _Outcome(record, unavailable)

@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 from pydantic import ValidationError
 
 from arkg.agents import Strategy, build_strategy, strategy_info, strategy_settings
+from arkg.agents.abstention import Abstaining, Abstention
 from arkg.errors import ArkgError
 from arkg.eval.colota import Dataset, Question, build_graph, load_dataset
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
@@ -53,6 +54,7 @@ def plan_evaluation(
     cache: bool = True,
     timeout: float | None = None,
     retries: int | None = None,
+    abstention: Abstention | None = None,
 ) -> EvalPlan:
     """Load the data set and model, open the KG (the data set's gold triples unless `db` names a
     store) and build the registered strategy with `settings`; the in-process llama.cpp model runs one
@@ -86,7 +88,12 @@ def plan_evaluation(
         temperature=temperature,
         seed=seed,
         max_tokens=max_tokens or info.max_tokens,
-        settings=typed_settings.model_dump(mode="json"),
+        settings={
+            **typed_settings.model_dump(mode="json"),
+            **({"abstention": abstention.model_dump(mode="json")} if abstention and abstention.active else {}),
+        },
     )
     agent = build_strategy(strategy, model, kg, typed_settings)
+    if abstention is not None and abstention.active:
+        agent = Abstaining(agent, abstention)
     return EvalPlan(dataset, questions, config, agent, concurrency, kg, threading.Event(), notices)
