@@ -19,7 +19,7 @@ from pathlib import Path
 
 from arkg.errors import LoadError
 from arkg.graph.loaders import ark_json, delimited, jsonl, rdf
-from arkg.graph.loaders._common import Record
+from arkg.graph.loaders._common import Record, read_json
 from arkg.graph.model import Triple
 
 Reader = Callable[[Path], Iterator[Record]]
@@ -80,4 +80,4 @@ def read_triples(path: str | Path, format: str | None = None) -> Iterator[Triple
         yield Triple(head, relation, tail, props)
 
 
-__all__ = ["EXTENSIONS", "READERS", "Record", "detect_format", "read_records", "read_triples"]
+__all__ = ["EXTENSIONS", "READERS", "Record", "detect_format", "read_json", "read_records", "read_triples"]
