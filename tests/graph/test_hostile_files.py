@@ -42,6 +42,9 @@ def load_into_a_store(tmp_path: Path, name: str, content: str) -> LoadError:
         ("surrogate.jsonl", '{"head": "a", "relation": "r", "tail": "b", "props": {"k\\udfff": 1}}\n', "line 1", "a property name holds \\udfff"),
         ("surrogate.jsonl", '{"head": "a", "relation": "r", "tail": "b", "props": {"k": "\\uDC00x"}}\n', "line 1", "property 'k' holds \\udc00"),
         ("surrogate.json", '[["a", "b", {"relation": "r"}], ["a", "\\udbff", {"relation": "r"}]]', "record 2", "tail holds \\udbff"),
+        ("surrogate.nt", "<http://e/a> <http://e/r> <http://e/b> .\n" + '<http://e/a> <http://e/r> "\\ud800" .\n', "line 2", "holds \\ud800"),
+        ("surrogate.ttl", '@prefix ex: <http://e/> .\n\nex:a ex:r "x\\uDFFF" .\n', "line 3", "holds \\udfff"),
+        ("huge.ttl", "@prefix ex: <http://e/> .\nex:a ex:r " + HUGE + " .\n", "line 2", "more than 4,300 digits"),
     ],
 )
 def test_hostile_files_give_one_located_error_and_change_nothing(
@@ -112,9 +115,11 @@ MEGABYTE = 1_000_000
 @pytest.mark.parametrize(
     ("name", "content"),
     [
+        ("long.nt", "<http://e/a> <http://e/r> " + "x" * MEGABYTE + "\n"),
         ("long.jsonl", '{"head": "a", "relation": "r", "tail": "b", "' + "k" * MEGABYTE + '": 1}\n'),
         ("long.json", '[["a", "b", "' + "x" * MEGABYTE + '"]]'),
         ("long.csv", "head,relation,tail," + "c" * 100_000 + "," + "c" * 100_000 + "\na,r,b,1,2\n"),
+        ("long.ttl", '@prefix ex: <http://e/> .\nex:a ex:r "' + "x" * MEGABYTE + "\n"),
     ],
 )
 def test_an_error_quotes_at_most_a_little_of_a_long_line(tmp_path: Path, name: str, content: str) -> None:
