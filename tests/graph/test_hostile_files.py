@@ -70,6 +70,8 @@ def test_a_valid_surrogate_pair_escape_is_one_character(tmp_path: Path) -> None:
         ("dup.jsonl", '{"head": "a", "relation": "r", "tail": "b", "props": {"t": 1, "t": 2}}\n', "line 1", "duplicate key 't'"),
         ("dup.json", '[["a", "b", {"relation": "r"}],\n ["a", "b", {"relation": "r", "relation": "s"}]]', "record 2 (line 2)", "duplicate key 'relation'"),
         ("dup.json", '{"graph": [], "graph": [["a", "b", {"relation": "r"}]]}', None, "duplicate key 'graph'"),
+        ("dup.json", '{"question" : "q",\n "answer": {"a": 1, "a": 2},\n "graph" : [["a", "b", {"relation": "r"}]]}', "line 2", "duplicate key 'a'"),
+        ("dup.json", '{"question" : "q", "graph" : [\n["a", "b", {"relation": "r"}],\n ["a", "b", {"relation": "r", "x": 1, "x": 1}]]}', "record 2 (line 3)", "duplicate key 'x'"),
         ("nan.jsonl", '{"head": "a", "relation": "r", "tail": "b", "props": {"x": NaN}}\n', "line 1", "NaN is not a JSON number"),
         ("inf.jsonl", '{"head": "a", "relation": "r", "tail": "b", "props": {"x": -Infinity}}\n', "line 1", "-Infinity is not a JSON number"),
         ("inf.jsonl", '{"head": "a", "relation": "r", "tail": "b", "props": {"x": 1e400}}\n', "line 1", "property 'x' is too large a number"),

@@ -74,8 +74,10 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        duplicate = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
-        raise _Rejected(f"duplicate key {quoted(duplicate)} in one object; keep one of them")
+        for key, _ in pairs:
+            if key in seen:
+                raise _Rejected(f"duplicate key {quoted(key)} in one object; keep one of them")
+            seen.add(key)
     return obj
 
 
@@ -157,7 +159,7 @@ def _members(text: str, position: int) -> Iterator[tuple[str, int]]:
     position = _past(text, position)  # the brace
     while text.startswith('"', position):
         key, position = STRICT_JSON.raw_decode(text, position)
-        position = _past(text, position)  # the colon
+        position = _past(text, _SPACE.match(text, position).end())  # the colon
         yield key, position
         _, position = STRICT_JSON.raw_decode(text, position)
         position = _SPACE.match(text, position).end()
@@ -171,9 +173,10 @@ def _locate_in_list(text: str, position: int, item: str) -> str | None:
     position = _past(text, position)  # the bracket
     while not text.startswith("]", position):
         number += 1
-        if _fails(text, position):
+        try:
+            _, position = STRICT_JSON.raw_decode(text, position)
+        except JSON_FAILURES:
             return f"{item} {number} ({_line(text, position)})"
-        _, position = STRICT_JSON.raw_decode(text, position)
         position = _SPACE.match(text, position).end()
         if not text.startswith(",", position):
             return None
