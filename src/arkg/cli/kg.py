@@ -7,6 +7,7 @@ import re
 import time
 from collections.abc import Iterator
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -110,11 +111,12 @@ def load(
     )
 
 
+@dataclass
 class _Done:
     """What a `kg load` has committed so far."""
 
-    files = 0
-    triples = 0
+    files: int = 0
+    triples: int = 0
 
 
 def _load_all(graph: SQLiteGraph, files: list[Path], format: str | None, console: Console, done: _Done) -> None:
