@@ -9,7 +9,6 @@ Any file with the same schema (e.g. a claim-verification subset with ids C1...) 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -19,6 +18,7 @@ from pydantic import BaseModel, Field, StrictBool, ValidationError
 
 from arkg.agents.question import is_claim
 from arkg.errors import ArkgError, LoadError
+from arkg.graph.loaders import read_json
 from arkg.eval.triples_text import ItemError, RawItem, Resolver, split_items
 from arkg.graph.model import Triple
 from arkg.graph.sqlite_store import SQLiteGraph
@@ -184,12 +184,11 @@ def build_graph(dataset: Dataset, store: str | Path | None = None) -> SQLiteGrap
 
 
 def _read_entries(path: Path) -> list[dict]:
+    # The loaders' strict reader: deep nesting, huge integers, duplicate keys and NaN are clear errors.
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path, item="entry")
     except OSError as error:
         raise LoadError(path, None, f"cannot read the file: {error.strerror or error}") from error
-    except json.JSONDecodeError as error:
-        raise LoadError(path, f"line {error.lineno}, column {error.colno}", f"invalid JSON: {error.msg}") from error
     if not isinstance(data, list):
         raise LoadError(path, None, f"expected a JSON list of entries, found {type(data).__name__}")
     for index, entry in enumerate(data):
