@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from arkg.agents.abstention import agreed_answer
 from arkg.eval.metrics import Scores, score_runs
 from arkg.eval.results import Record
+from arkg.eval.scoring import definite, gold_answer, is_correct, outcome
 
-Answer = bool | None
 # Agreement thresholds of the risk-coverage curve: from "any majority" to "all runs agree".
 AGREEMENT_STEPS = (0.34, 0.5, 0.6, 0.8, 1.0)
 
@@ -74,33 +74,40 @@ def grounding_summary(records: Sequence[Record]) -> GroundingSummary | None:
     )
 
 
-def grounded_scores(runs: Sequence[Mapping[str, Record]], gold: Mapping[str, bool]) -> Scores | None:
-    """The paper's metrics when every True/False answer that cites no fact counts as None."""
+def grounded_scores(runs: Sequence[Mapping[str, Record]]) -> Scores | None:
+    """The paper's metrics when every answer that cites no fact counts as None."""
     if any(record.grounding is None for run in runs for record in run.values()):
         return None  # a file of an older version: citations were not recorded
-    return score_runs([{qid: _grounded(record) for qid, record in run.items()} for run in runs], gold)
+    outcomes = [{qid: _grounded(record) for qid, record in run.items()} for run in runs]
+    return score_runs(outcomes, dict.fromkeys(runs[0], True))
 
 
-def risk_coverage(
-    runs: Sequence[Mapping[str, Record]], gold: Mapping[str, bool], answer_of: Callable[[Record], Answer]
-) -> list[CoveragePoint]:
+def risk_coverage(runs: Sequence[Mapping[str, Record]]) -> list[CoveragePoint]:
     """Answer rate and conditional accuracy when a question counts as answered only if its runs agree
     on one answer at least that often (self-consistency over the runs of a T > 0 evaluation)."""
     points = []
+    questions = list(runs[0])
     for step in AGREEMENT_STEPS:
-        decided = {qid: agreed_answer([answer_of(run[qid]) for run in runs], step) for qid in gold}
+        decided = {qid: agreed_answer([_vote(run[qid]) for run in runs], step) for qid in questions}
         answered = [qid for qid, answer in decided.items() if answer is not None]
-        correct = sum(decided[qid] == gold[qid] for qid in answered)
+        correct = sum(is_correct(decided[qid], gold_answer(runs[0][qid].gold)) for qid in answered)
         points.append(
             CoveragePoint(
                 agreement=step,
-                answer_rate=len(answered) / len(gold),
+                answer_rate=len(answered) / len(questions),
                 conditional_accuracy=correct / len(answered) if answered else None,
             )
         )
     return points
 
 
-def _grounded(record: Record) -> Answer:
-    answer = record.answer if isinstance(record.answer, bool) else None
-    return None if answer is not None and not record.cited_triples else answer
+def _vote(record: Record) -> bool | str | None:
+    """The record's answer as a vote: None unless definite; text compared case-insensitively."""
+    if not definite(record.answer, gold_answer(record.gold)):
+        return None
+    return record.answer if isinstance(record.answer, bool) else str(record.answer).strip().casefold()
+
+
+def _grounded(record: Record) -> bool | None:
+    result = outcome(record.answer, record.correct, record.gold)
+    return None if result is not None and not record.cited_triples else result

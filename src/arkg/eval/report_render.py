@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arkg.eval.metrics import Spread
 from arkg.eval.plots import save_plots
-from arkg.eval.report import SystemReport
+from arkg.eval.report import SystemReport, perturbation_effects
 from arkg.text import one_line
 
 NOT_AVAILABLE = "n/a"
@@ -154,9 +154,41 @@ def abstention_table(systems: list[SystemReport]) -> Table:
     )
 
 
+def perturbation_table(systems: list[SystemReport]) -> Table:
+    """Does each strategy follow the graph? Its answers on perturbed KGs against the unperturbed run."""
+    rows = []
+    for effect in perturbation_effects(systems):
+        share = (lambda count: f"{count / effect.compared * 100:.1f}") if effect.compared else (lambda count: NOT_AVAILABLE)
+        rows.append(
+            [
+                effect.baseline.label,
+                effect.system.config.perturbation,
+                f"{effect.system.config.temperature:g}",
+                str(effect.compared),
+                str(effect.not_applied),
+                share(effect.abstained),
+                share(effect.changed),
+                share(effect.correct),
+            ]
+        )
+    return Table(
+        title="Perturbed KGs: does the answer follow the graph?",
+        header=["System", "Perturbation", "T", "Compared", "Not applicable", "Abstained %", "Changed %", "Correct %"],
+        rows=rows,
+        footnote=(
+            "Each perturbed run against the same system on the unperturbed KG, over the questions where the "
+            "perturbation applied. remove-gold: a grounded strategy should abstain. replace-tail: a grounded "
+            "answer should change. add-conflict: the graph contradicts itself. Correct: by the original gold answer."
+        ),
+    )
+
+
 def report_tables(systems: list[SystemReport]) -> list[Table]:
-    """Every table of a report, in order."""
-    return [results_table(systems), evidence_table(systems), abstention_table(systems), strategy_table(systems)]
+    """Every table of a report, in order (the perturbation table only when perturbed runs are present)."""
+    tables = [results_table(systems), evidence_table(systems), abstention_table(systems)]
+    if any(system.config.perturbation != "none" for system in systems):
+        tables.append(perturbation_table(systems))
+    return [*tables, strategy_table(systems)]
 
 
 def _fraction(value: float | None) -> str:

@@ -48,6 +48,7 @@ class RunConfig(BaseModel):
     seed: int
     max_tokens: int
     settings: dict[str, Any] = {}
+    perturbation: str = "none"
 
 
 class Record(BaseModel):
@@ -60,7 +61,7 @@ class Record(BaseModel):
     model: str
     settings: dict[str, Any]
     answer: bool | str | None
-    gold: bool
+    gold: bool | int | float | list[str]
     correct: bool
     reasoning_strategies: list[str]
     explanation: str = ""
@@ -73,6 +74,9 @@ class Record(BaseModel):
     # Gold evidence found and cited (when the question has gold triples), and the grounding checks.
     evidence: Evidence | None = None
     grounding: Grounding | None = None
+    # Under a perturbation (RunConfig.perturbation): what was changed in this question's KG; empty when
+    # the perturbation could not apply to it.
+    perturbation: list[str] | None = None
     trace: Any = None
 
     @property

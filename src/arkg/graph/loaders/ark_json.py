@@ -27,24 +27,29 @@ def read(path: Path) -> Iterator[Record]:
     edges = document.get("graph") if isinstance(document, dict) else document
     if not isinstance(edges, list):
         raise LoadError(path, None, f'expected a JSON list of {_SHAPE} records, or an object with one under "graph"')
+    yield from edge_records(edges, path)
+
+
+def edge_records(edges: list, path: Path, where: str = "") -> Iterator[Record]:
+    """The records of a list of ARK-V1 edges; errors say `where` (e.g. "line 3, ") then the record number."""
     for number, record in enumerate(edges, 1):
-        where = f"record {number}"
+        located = f"{where}record {number}"
         if isinstance(record, dict) and _COLOTA_TRIPLES in record:
             raise LoadError(
                 path,
-                where,
+                located,
                 "this is a CoLoTa data set (questions with gold triples), not a graph: `arkg kg load FILE` without"
                 " --format loads its gold triples; in Python, arkg.eval.colota.build_graph(load_dataset(FILE))",
             )
         if not isinstance(record, list) or len(record) != 3:
-            raise LoadError(path, where, f"expected {_SHAPE}, got {quoted(json.dumps(record, ensure_ascii=False))}")
+            raise LoadError(path, located, f"expected {_SHAPE}, got {quoted(json.dumps(record, ensure_ascii=False))}")
         head, tail, attributes = record
         if not isinstance(attributes, dict) or "relation" not in attributes:
-            raise LoadError(path, where, f'the third item must be an object with a "relation" key: {_SHAPE}')
+            raise LoadError(path, located, f'the third item must be an object with a "relation" key: {_SHAPE}')
         props = {key: value for key, value in attributes.items() if key != "relation"}
         yield (
-            name_field(head, "head", path, where),
-            name_field(attributes["relation"], "relation", path, where),
-            name_field(tail, "tail", path, where),
-            props_field(props, path, where),
+            name_field(head, "head", path, located),
+            name_field(attributes["relation"], "relation", path, located),
+            name_field(tail, "tail", path, located),
+            props_field(props, path, located),
         )
