@@ -7,17 +7,18 @@ import re
 
 import pytest
 from pydantic import ValidationError
-from r3_helpers import CORGI, FREE, HAS_PET, PET_BREED, QUESTION, YUI, axiom, judged, kinds, missing, picked, purposes, run
+from r3_helpers import CORGI, FREE, HAS_PET, OCCUPATION, PET_BREED, QUESTION, YUI, axiom, judged, kinds, missing, picked, purposes, run
 
 from arkg.agents.r3 import R3Settings
 from arkg.llm.grammar import schema_grammar
 
 
-def enum(schema: dict, *path: str) -> list[str]:
-    """The allowed values at a path of a JSON schema (through $defs, array items, enum or const)."""
+def enum(schema: dict, *path: str | int) -> list[str]:
+    """The allowed values at a path of a JSON schema: property names, "items" of a list, or the
+    position in a fixed-length array (through $defs; values from enum or const)."""
     node = schema
     for step in path:
-        node = node["properties"][step] if step != "items" else node["items"]
+        node = node["items"] if step == "items" else node["prefixItems"][step] if isinstance(step, int) else node["properties"][step]
         if "$ref" in node:
             node = schema["$defs"][node["$ref"].rsplit("/", 1)[1]]
     return node["enum"] if "enum" in node else [node["const"]]
@@ -41,16 +42,31 @@ def test_constrained_schemas_admit_only_this_steps_entities_premises_and_keys():
     assert anchors == [YUI, "Yukino Yukinoshita"] and result.trace.events[1].named == ["Yukino Yukinoshita"]
     assert enum(axiom_spec.model_json_schema(), "premises", "items", "entity") == anchors
     shown = result.trace.events[4].shown
-    assert enum(first.model_json_schema(), "judgements", "items", "cited_keys", "items") == shown
-    assert enum(first.model_json_schema(), "judgements", "items", "premise") == ["P1"]
+    assert enum(first.model_json_schema(), "judgements", 0, "cited_keys", "items") == shown
+    assert enum(first.model_json_schema(), "judgements", 0, "premise") == ["P1"]
     assert enum(gap.model_json_schema(), "entity") == result.trace.events[6].candidates == ["Sablé", "Kamakura"]
-    assert enum(second.model_json_schema(), "judgements", "items", "cited_keys", "items") == result.trace.events[8].shown
+    assert enum(second.model_json_schema(), "judgements", 0, "cited_keys", "items") == result.trace.events[8].shown
     # The schema rejects what the grammar cannot produce, and the grammar names only the keys shown.
     with pytest.raises(ValidationError):
         first.model_validate({"judgements": [{"premise": "P1", "status": "satisfied", "cited_keys": ["T9"]}]})
     with pytest.raises(ValidationError):
         gap.model_validate({"premise": "P1", "missing": "x", "entity": "Scottish Fold"})
     assert set(re.findall(r"T\d+", schema_grammar(first))) == set(shown)
+
+
+def test_constrained_judgements_are_exactly_one_per_premise_in_order():
+    rule = axiom("A student with a pet.", (YUI, "has a pet", "holds", ""), (YUI, "occupation", "=", "high school student"))
+    result, model = run(rule, judged(("P1", "satisfied", [HAS_PET]), ("P2", "satisfied", [OCCUPATION])),
+                        question="Is Yui Yuigahama a student with a pet?")  # fmt: skip
+    spec = model.calls[1].output
+    schema = spec.model_json_schema()
+    assert schema["properties"]["judgements"]["minItems"] == schema["properties"]["judgements"]["maxItems"] == 2
+    assert [enum(schema, "judgements", position, "premise") for position in (0, 1)] == [["P1"], ["P2"]]
+    one = {"status": "unknown", "cited_keys": []}
+    for judgements in ([{"premise": "P1", **one}], [{"premise": "P2", **one}, {"premise": "P1", **one}]):
+        with pytest.raises(ValidationError):
+            spec.model_validate({"judgements": judgements})
+    assert result.answer is True
 
 
 def test_the_model_picks_facts_among_the_next_ranked_and_only_those_join():

@@ -208,7 +208,7 @@ def test_claims_are_verified_and_every_request_says_claim():
     for call in model.calls:
         assert call.messages[0].content.startswith("You check a claim")
         assert call.messages[-1].content.startswith(f"Claim: {claim}")
-    assert "what must hold for the claim to be true" in model.calls[0].messages[-1].content
+    assert "that decides whether the claim is true" in model.calls[0].messages[-1].content
 
 
 def test_an_open_question_is_refused_before_any_call():

@@ -2,9 +2,10 @@
 
 Free mode asks for names, premise ids and keys as free text, checked afterwards. Constrained mode
 asks for the same shapes with those fields as enums of this step's valid values (the entities of the
-query, the premises, the keys shown, the entities that can be expanded), so the grammar admits
-nothing else. Counts (one judgement per premise, at least one premise) are checked in code in both
-modes: top-level lists have no lower bound, so any reply of the right shape parses.
+query, the premises, the keys shown, the entities that can be expanded), and for exactly one
+judgement per premise, so the grammar admits nothing else. Whatever the mode, replies are checked
+in code as well (e.g. an axiom needs at least one premise: the list has no lower bound, so that a
+reply of the right shape always parses and is answered with feedback).
 
 Every string and list is bounded, so grammar-constrained decoding always ends within MAX_REPLY_TOKENS.
 """
@@ -107,15 +108,14 @@ def pick_for(keys: tuple[str, ...], limit: int) -> type[PickReply]:
 
 @lru_cache(maxsize=128)
 def judgements_for(premises: tuple[str, ...], keys: tuple[str, ...]) -> type[JudgementsReply]:
-    judgement = create_model(
-        "JudgementReply",
-        __base__=JudgementReply,
-        premise=(_one_of(premises), ...),
-        cited_keys=(list[_one_of(keys)], Field(max_length=min(MAX_CITED, len(keys)))),
-    )
-    return create_model(
-        "JudgementsReply", __base__=JudgementsReply, judgements=(list[judgement], Field(max_length=len(premises)))
-    )
+    """Exactly one judgement per premise, in order (a JSON array of fixed length whose i-th item can
+    only judge premise i): small models otherwise judge the first premise and stop."""
+    cited = (list[_one_of(keys)], Field(max_length=min(MAX_CITED, len(keys))))
+    judgements = [
+        create_model("JudgementReply", __base__=JudgementReply, premise=(Literal[premise], ...), cited_keys=cited)
+        for premise in premises
+    ]
+    return create_model("JudgementsReply", __base__=JudgementsReply, judgements=(tuple[tuple(judgements)], ...))
 
 
 @lru_cache(maxsize=128)
