@@ -97,15 +97,16 @@ def test_free_mode_retries_a_pick_of_keys_not_offered_then_keeps_the_top_facts()
     assert result.trace.events[5].shown == ["T1"]
 
 
-def test_free_mode_axiom_about_an_entity_not_of_the_query_gets_feedback():
+def test_free_mode_axioms_are_checked_and_what_is_wrong_is_fed_back():
     replies = [
         axiom("", ("Komachi", "breed of pet", "=", "corgi"), (YUI, "", "=", "")),
-        axiom("", ),
+        axiom(""),
+        axiom("<the rule>", (YUI, "breed of pet", "=", "corgi")),
         axiom("Yui's pet must be a corgi.", ("yui yuigahama", "breed of pet", "=", "corgi")),
         judged(("P1", "unsatisfied", [HAS_PET])),
     ]
-    result, model = run(*replies, settings=FREE)
-    first, second, third = result.trace.events[1:4]
+    result, model = run(*replies, settings=R3Settings(max_named=0, mode="free", c_max=4))
+    first, empty, echoed, accepted = result.trace.events[1:5]
     assert first.problems == [
         "the rule is empty",
         'P1 is about "Komachi", which is not one of the entities listed',
@@ -113,9 +114,10 @@ def test_free_mode_axiom_about_an_entity_not_of_the_query_gets_feedback():
         "P2 compares with no value",
     ]
     assert first.feedback in model.calls[1].messages[-1].content
-    assert second.problems == ["the rule is empty", "the rule has no premises"]
+    assert empty.problems == ["the rule is empty", "the rule has no premises"]
+    assert echoed.problems == ['the rule "<the rule>" only repeats words of the request; state the rule itself']
     # Another case or accents name the same anchor.
-    assert third.valid and third.premises[0].entity == YUI
+    assert accepted.valid and accepted.premises[0].entity == YUI
     assert result.answer is False
 
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
+from arkg.agents.answers import only_words_of
 from arkg.agents.candidates import entities_in_question
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.prompts import Prompt, load_prompt
@@ -346,6 +347,8 @@ class _Run:
         problems = []
         if not rule:
             problems.append(_feedback("empty_rule"))
+        elif only_words_of(rule, _prompt("axiom").template, _prompt("system").template):
+            problems.append(_feedback("echoed_rule", rule=one_line(rule)))
         if not premises:
             problems.append(_feedback("no_premises"))
         if len(premises) > self.settings.max_premises:
