@@ -228,3 +228,19 @@ def test_entities_without_facts_stop_without_a_call():
     result, model = run(question="Is Scottish Fold a breed of cat?")
     assert result.trace.events[0].anchors == ["Scottish Fold"] and result.trace.events[0].facts == 0
     assert model.calls == [] and result.stop_reason == StopReason.NO_FACTS.value
+
+
+def test_a_branch_ends_when_its_axiom_or_its_missing_evidence_runs_out_of_attempts():
+    settings = R3Settings(max_named=0, mode="free", c_max=1)
+    replies = [axiom("Yui's pet must be a corgi."), CORGI, judged(("P1", "unknown", [])), missing("P1", "a breed", "Komachi")]
+    result, model = run(*replies, settings=settings)
+    assert kinds(result) == ["anchors", "axiom", "branch_end", "axiom", "ranked", "judgement", "verdict", "missing",
+                             "branch_end", "answer"]  # fmt: skip
+    ends = [event for event in result.trace.events if event.kind == "branch_end"]
+    assert [(end.branch, end.depth, end.reason) for end in ends] == [
+        (1, 0, BranchEnd.C_MAX_AXIOM),
+        (2, 1, BranchEnd.C_MAX_MISSING),
+    ]
+    # No valid axiom came before, so the second branch is conditioned on none.
+    assert "tried already" not in model.calls[1].messages[-1].content
+    assert result.answer is None and result.stop_reason == StopReason.EXHAUSTED.value
