@@ -16,7 +16,7 @@ from arkg.llm import LlamaCppModel
 from arkg.llm.bundled import bundled_model_path
 from arkg.tune import TuneError, TuneOptions, tune
 
-from .pairs import write_pairs
+from tune_pairs import write_pairs
 
 pytestmark = pytest.mark.slow
 
