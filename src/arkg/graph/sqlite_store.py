@@ -126,18 +126,21 @@ class SQLiteGraph:
 
     `SQLiteGraph()` is an empty in-memory store; `SQLiteGraph("kg.db")` opens that file, creating
     an empty store when it does not exist (pass `create=False` to require an existing store).
-    A connection may be shared by threads that read.
+    `read_only=True` opens an existing store so that nothing can change it (SQLite refuses every
+    write). A connection may be shared by threads that read.
     """
 
-    def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
+    def __init__(self, path: str | Path = ":memory:", *, create: bool = True, read_only: bool = False) -> None:
         self.path = str(path)
+        self.read_only = read_only
         self._folded_names: tuple[int, list[str], list[str]] | None = None
         in_memory = self.path == ":memory:"
         exists = not in_memory and Path(path).is_file() and Path(path).stat().st_size > 0
-        if not in_memory and not exists and not create:
+        if not in_memory and not exists and (read_only or not create):
             raise ArkgError(f"{self.path}: no such KG store; create one with `arkg kg load FILE --db {self.path}`")
+        target, uri = (Path(path).resolve().as_uri() + "?mode=ro", True) if read_only else (self.path, False)
         try:
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, uri=uri)
         except sqlite3.Error as error:
             raise ArkgError(f"{self.path}: cannot open the KG store ({error})") from None
         try:
@@ -156,7 +159,7 @@ class SQLiteGraph:
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
                 raise ArkgError(f"{self.path}: KG store schema version {version}, this arkg reads {SCHEMA_VERSION}")
-        elif has_tables or application_id != 0:
+        elif has_tables or application_id != 0 or self.read_only:
             raise ArkgError(f"{self.path}: not an arkg KG store (an SQLite database with other tables)")
         self._conn.executescript("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
         if application_id != APPLICATION_ID:
@@ -319,8 +322,8 @@ class SQLiteGraph:
         """Index the entity names added since the last build (search_entities does this on demand)."""
         indexed = self._scalar("SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'")
         newest = self._scalar("SELECT coalesce(max(id), 0) FROM entities")
-        if newest <= indexed:
-            return
+        if newest <= indexed or self.read_only:
+            return  # read-only: search what is indexed (every store `arkg kg load` made is fully indexed)
         with self._write_transaction():
             self._conn.execute(
                 "INSERT INTO entity_search(rowid, name) SELECT id, arkg_fold(name) FROM entities WHERE id > ?",
