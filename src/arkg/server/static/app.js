@@ -5,9 +5,14 @@
 
 const $ = (id) => document.getElementById(id);
 
+function node(background, border, strongBackground, strongBorder) {
+  const strong = { background: strongBackground, border: strongBorder };
+  return { background, border, highlight: strong, hover: strong };
+}
+
 const COLORS = {
-  entity: { background: "#dbeafe", border: "#3b82f6", highlight: { background: "#bfdbfe", border: "#1d4ed8" } },
-  anchor: { background: "#fed7aa", border: "#ea580c", highlight: { background: "#fdba74", border: "#c2410c" } },
+  entity: node("#dbeafe", "#3b82f6", "#bfdbfe", "#1d4ed8"),
+  anchor: node("#fed7aa", "#ea580c", "#fdba74", "#c2410c"),
   retrieved: "#94a3b8",
   followed: "#2563eb",
   cited: "#16a34a",
@@ -74,9 +79,11 @@ function markAnchor(name) {
 }
 
 function edgeStyle(edge) {
-  if (edge.cited) return { color: { color: COLORS.cited }, width: 4, font: { color: COLORS.cited, bold: true } };
-  if (edge.followed) return { color: { color: COLORS.followed }, width: 2 };
-  return { color: { color: COLORS.retrieved }, width: 1 };
+  // Selected or hovered, an edge keeps its colour and only grows thicker: what it is stays visible.
+  const paint = (color) => ({ color, highlight: color, hover: color });
+  if (edge.cited) return { color: paint(COLORS.cited), width: 4, font: { color: COLORS.cited, bold: true } };
+  if (edge.followed) return { color: paint(COLORS.followed), width: 2 };
+  return { color: paint(COLORS.retrieved), width: 1 };
 }
 
 function ensureEdge(triple) {
