@@ -160,6 +160,7 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
             queued=runs.waiting,
         )
 
+    # Run endpoints only touch memory: they stay on the event loop, never waiting for a worker thread.
     @app.post(
         "/api/runs",
         status_code=202,
@@ -167,7 +168,7 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
         tags=["runs"],
         responses={413: {"model": api.ErrorView}, 422: {"model": api.ErrorView}, 503: {"model": api.ErrorView}},
     )
-    def ask(body: api.AskRequest) -> api.RunView:
+    async def ask(body: api.AskRequest) -> api.RunView:
         """Queue a question. Follow it at `events` (server-sent events), fetch its result at `result`.
 
         A full queue answers 503 with Retry-After; a run whose last event stream disconnects is cancelled.
@@ -179,12 +180,12 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
         return _run_view(run, runs)
 
     @app.get("/api/runs/{run_id}", response_model=api.RunView, tags=["runs"], responses={404: {"model": api.ErrorView}})
-    def run_status(run_id: str) -> api.RunView:
+    async def run_status(run_id: str) -> api.RunView:
         """A run's state; once done, its result with the whole trace."""
         return _run_view(_find(runs, run_id), runs, full=True)
 
     @app.delete("/api/runs/{run_id}", response_model=api.RunView, tags=["runs"], responses={404: {"model": api.ErrorView}})
-    def cancel(run_id: str) -> api.RunView:
+    async def cancel(run_id: str) -> api.RunView:
         """Cancel a run: a queued one at once, a running one at its next model call."""
         run = _find(runs, run_id)
         runs.cancel(run, "cancelled on request")
