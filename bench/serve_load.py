@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,7 +65,15 @@ def serve(queue_size: int, delay_s: float) -> None:
                 reply[name] = fields[name]
         return reply
 
-    session = Session(model=ScriptedModel(reply))
+    class Forgetful(ScriptedModel):
+        """ScriptedModel keeps every call for tests to inspect; here that log would be the one thing growing."""
+
+        def complete(self, *args: Any, **kwargs: Any) -> Any:
+            completion = super().complete(*args, **kwargs)
+            self.calls.clear()
+            return completion
+
+    session = Session(model=Forgetful(reply))
     app = create_app(session, ServerConfig(limits=Limits(queue_size=queue_size)))
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))

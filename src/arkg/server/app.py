@@ -129,7 +129,7 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
 
     @app.get("/", include_in_schema=False)
     async def page(request: Request, token: str | None = None) -> Response:
-        if token is not None:  # the URL printed at start: keep the token in a cookie, out of the address bar
+        if token is not None and config.token is not None:  # the URL printed at start: keep the token in a cookie, out of the address bar
             response = RedirectResponse("/", status_code=303)
             response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict")
             return response
@@ -195,9 +195,7 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
     async def events(run_id: str) -> EventSourceResponse:
         """Server-sent events: `step` for each event of the strategy (all of them, from the first), then
         one `end` with how the run ended. Closing the stream cancels the run unless another client follows it."""
-        run = _find(runs, run_id)
-        runs.attach(run)
-        return EventSourceResponse(_stream(run, runs), ping=15)
+        return EventSourceResponse(_stream(_find(runs, run_id), runs), ping=15)
 
     @app.get("/api/entities", response_model=list[api.EntityMatch], tags=["graph"])
     def entities(q: str = Param(min_length=1, max_length=200), k: int = Param(10, ge=1, le=50)) -> list[api.EntityMatch]:
@@ -292,6 +290,7 @@ def _run_view(run: Run, runs: RunQueue, full: bool = False) -> api.RunView:
 
 
 async def _stream(run: Run, runs: RunQueue) -> AsyncIterator[ServerSentEvent]:
+    runs.attach(run)
     try:
         async for step in run.follow():
             yield ServerSentEvent(json.dumps(step, ensure_ascii=False), event="step", id=str(step["index"]))

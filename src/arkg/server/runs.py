@@ -148,6 +148,7 @@ class RunQueue:
             self._stopping = True
             pending, self._pending = list(self._pending), deque()
             if self._current is not None:
+                self._current.cancel_reason = "the server stopped"
                 self._current.cancel.set()
             self._changed.notify_all()
         for run in pending:
