@@ -30,10 +30,11 @@ def topic(event: TopicEntities) -> RenderableType:
 
 @event_renderer(LineAttempt)
 def line(event: LineAttempt) -> RenderableType:
-    text = attempt_line(event.step, event.attempt, "line", event.line, event.valid, event.error)
+    record = event.record
+    written = record.call if record is not None else event.line  # a line that ran, as the program holds it
+    text = attempt_line(event.step, event.attempt, "line", written, event.valid, event.error)
     if event.options:
         text.append(f"  (chosen among {_count(event.options, 'option', 'options')})", "dim")
-    record = event.record
     if record is None:
         return text
     shown = ", ".join(one_line(value) for value in record.sample) + (", …" if record.size > len(record.sample) else "")
