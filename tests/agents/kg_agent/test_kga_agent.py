@@ -13,6 +13,7 @@ from arkg.agents.kg_agent import (
     Executor,
     KgAgent,
     KgAgentSettings,
+    KgAgentTrace,
     LineAttempt,
     LineReply,
     ProgramEnd,
@@ -114,6 +115,7 @@ def test_a_count_question_answers_the_number_and_cites_what_was_counted(sample_k
     assert result.trace.events[-1] == ProgramEnd(stop_reason="the program ended", answer="2", value_kind=ValueKind.NUMBER, value=["2"])
     assert result.answer == "2"
     assert result.cited_triples == [PHYSICS.as_dict(), CHEMISTRY.as_dict()]
+    assert KgAgentTrace.model_validate(result.trace.model_dump(mode="json")) == result.trace  # exports to JSON and back
 
 
 @pytest.mark.parametrize(("city", "verdict"), [("Warsaw", True), ("Paris", False)])
