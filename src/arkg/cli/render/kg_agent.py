@@ -15,6 +15,7 @@ from arkg.cli.render.common import answer_line, attempt_line, event_renderer, tr
 from arkg.text import clip, one_line
 
 SAMPLE_CHARS = 160
+LINE_CHARS = 200  # a model's failed line can be any length; its error quotes it clipped too
 _NOUNS = {"entities": ("entity", "entities"), "relations": ("relation", "relations")}
 
 
@@ -32,7 +33,7 @@ def topic(event: TopicEntities) -> RenderableType:
 def line(event: LineAttempt) -> RenderableType:
     record = event.record
     written = record.call if record is not None else event.line  # a line that ran, as the program holds it
-    text = attempt_line(event.step, event.attempt, "line", written, event.valid, event.error)
+    text = attempt_line(event.step, event.attempt, "line", clip(written, LINE_CHARS), event.valid, event.error)
     if event.options:
         text.append(f"  (chosen among {_count(event.options, 'option', 'options')})", "dim")
     if record is None:
