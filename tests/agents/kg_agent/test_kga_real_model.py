@@ -34,7 +34,7 @@ def test_constrained_mode_answers_a_yes_no_question_with_lines_that_all_ran(bund
 
 
 def test_free_mode_checks_every_line_it_writes(bundled_model, sample_kg: KnowledgeGraph) -> None:
-    settings = KgAgentSettings(mode=SelectionMode.FREE, max_steps=2, c_max=2)
+    settings = KgAgentSettings(mode=SelectionMode.FREE, max_steps=1, c_max=2)
     result = KgAgent(sample_kg, bundled_model, settings).ask(Query(text="Who was the spouse of Marie Curie?"))
     assert result.answer is None or isinstance(result.answer, (str, bool))
     assert_grounded(result, sample_kg)
