@@ -11,7 +11,6 @@ is a canonical line that parses and runs without a ToolError.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
