@@ -14,7 +14,6 @@ import csv
 import io
 import json
 import re
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest

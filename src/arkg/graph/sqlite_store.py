@@ -137,7 +137,8 @@ class SQLiteGraph:
 
     `SQLiteGraph()` is an empty in-memory store; `SQLiteGraph("kg.db")` opens that file, creating
     an empty store when it does not exist (pass `create=False` to require an existing store).
-    A connection may be shared by threads that read.
+    A connection may be shared by threads that read. `read_only=True` opens an existing store so that
+    nothing can change it (SQLite refuses every write).
 
     A write waits up to `lock_timeout` seconds while another connection writes to the same file,
     calling `on_lock_wait` once when it starts to wait (e.g. to tell the user why nothing happens).
@@ -148,19 +149,22 @@ class SQLiteGraph:
         path: str | Path = ":memory:",
         *,
         create: bool = True,
+        read_only: bool = False,
         lock_timeout: float = LOCK_TIMEOUT,
         on_lock_wait: Callable[[], None] | None = None,
     ) -> None:
         self.path = str(path)
+        self.read_only = read_only
         self._lock_timeout = lock_timeout
         self._on_lock_wait = on_lock_wait
         self._folded_names: tuple[int, list[str], list[str]] | None = None
         in_memory = self.path == ":memory:"
         if not in_memory:
-            check_store_path(Path(path), create)
+            check_store_path(Path(path), create and not read_only)
+        target, uri = (Path(path).resolve().as_uri() + "?mode=ro", True) if read_only else (self.path, False)
         try:
             self._conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=_READ_BUSY_MS / 1000
+                target, isolation_level=None, check_same_thread=False, timeout=_READ_BUSY_MS / 1000, uri=uri
             )
         except sqlite3.Error as error:
             raise ArkgError(f"{self.path}: cannot open the KG store ({error})") from None
@@ -203,7 +207,7 @@ class SQLiteGraph:
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
                 raise ArkgError(f"{self.path}: KG store schema version {version}, this arkg reads {SCHEMA_VERSION}")
-        elif has_tables or application_id != 0:
+        elif has_tables or application_id != 0 or self.read_only:
             raise ArkgError(f"{self.path}: not an arkg KG store (an SQLite database with other tables)")
         return application_id
 
@@ -430,8 +434,8 @@ class SQLiteGraph:
         """Index the entity names added since the last build (search_entities does this on demand)."""
         indexed = self._scalar("SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'")
         newest = self._scalar("SELECT coalesce(max(id), 0) FROM entities")
-        if newest <= indexed:
-            return
+        if newest <= indexed or self.read_only:
+            return  # read-only: search what is indexed (every store `arkg kg load` made is fully indexed)
         with self._write_transaction():
             self._conn.execute(
                 "INSERT INTO entity_search(rowid, name) SELECT id, arkg_fold(name) FROM entities WHERE id > ?",

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from pydantic import ValidationError
-from r3_helpers import CORGI, FREE, HAS_PET, OCCUPATION, PET_BREED, QUESTION, YUI, axiom, judged, kinds, missing, picked, purposes, run
+from r3_helpers import CORGI, FREE, HAS_PET, OCCUPATION, PET_BREED, YUI, axiom, judged, kinds, missing, picked, purposes, run
 
 from arkg.agents.r3 import R3Settings
 from arkg.llm.grammar import schema_grammar
