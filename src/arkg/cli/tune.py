@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+import warnings
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated
@@ -47,10 +48,10 @@ def tune(
 ) -> None:
     """Tune a LoRA adapter on training pairs and export it for llama.cpp.
 
-    Checkpoints are saved every --save-every steps; Ctrl-C saves one and stops (a second Ctrl-C quits at
-    once), and the same command continues. A CUDA GPU is used when present. Load the result with
-    `--model llamacpp:+OUT/adapter.gguf`.
+    Checkpoints are saved every --save-every steps; Ctrl-C saves one and stops (a second Ctrl-C quits at once), and the same command continues. A CUDA GPU is used when present. Use the result with --model 'llamacpp:+OUT/adapter.gguf'.
     """
+    # The fine-tuning libraries' deprecation notices are about their own internals: nothing to act on.
+    warnings.filterwarnings("ignore", category=FutureWarning)
     with user_errors():
         from arkg.tune import require_train_extra
         from arkg.tune.run import tune as run_tune

@@ -84,7 +84,7 @@ def train_adapter(
     """Train a LoRA adapter on `examples`, checkpointing into `checkpoints` and resuming from it."""
     import torch
     from peft import LoraConfig, get_peft_model
-    from transformers import DataCollatorForSeq2Seq, Trainer, TrainerCallback, TrainingArguments
+    from transformers import DataCollatorForSeq2Seq, PrinterCallback, Trainer, TrainerCallback, TrainingArguments
 
     cuda = torch.cuda.is_available()
     blocks = base.model.config.num_hidden_layers
@@ -164,6 +164,7 @@ def train_adapter(
         data_collator=DataCollatorForSeq2Seq(base.tokenizer, padding=True, label_pad_token_id=IGNORED),
         callbacks=[Reporter()],
     )
+    trainer.remove_callback(PrinterCallback)  # it prints every log line; progress goes to on_progress instead
     trainer.train(resume_from_checkpoint=str(resume) if resume else None)
     state = trainer.state
     losses = [(entry["step"], float(entry["loss"])) for entry in state.log_history if "loss" in entry]
