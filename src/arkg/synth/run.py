@@ -103,6 +103,11 @@ def synthesize(
         raise ArkgError(f"{out.parent}: no such directory")
     if out.exists() and not overwrite:
         raise ArkgError(f"{out} already exists; choose another path, or overwrite it")
+    kept = sum(split.keeps(chain.source, chain.id, chain.split) for source in sources for chain in source.chains)
+    if not kept:
+        names = ", ".join(source.name for source in sources) or "none"
+        why = " (it leaves out every question arkg is evaluated on)" if split.name == "default" else ""
+        raise ArkgError(f"the split {split.name!r} keeps no usable question of the sources ({names}){why}")
     summaries = [_summary(source) for source in sources]
     settings = {"arkg_version": version("arkg"), "seed": options.seed, "split": split.describe(), "options": _options(options)}
     fingerprint = _digest({**settings, "sources": [(s.name, s.files, s.kg) for s in summaries]})
