@@ -22,11 +22,11 @@ from arkg.agents.kg_agent import Executor, KnowledgeMemory, ToolError
 from arkg.agents.kg_agent.program import Call, Names, parse_call
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Triple
-from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.synth.chains import GoldAnswer
+from arkg.synth.facts_graph import FactsGraph
 from arkg.synth.programs import REPLAY, Program, answer_of
 from arkg.synth.routes import HOP_TOOLS
-from arkg.synth.wording import facts_explanation, fit, missing_explanation
+from arkg.synth.wording import facts_explanation, fit, listing, missing_explanation
 
 
 class NoLabel(Exception):
@@ -52,7 +52,8 @@ class ProgramReader:
         if not wanted:
             raise NoLabel("the answer rests on no fact (an empty set): no shown fact can settle it")
         cited = _distinct(triple for triple in shown if identity(triple) in wanted)
-        memory, failed = self._run(shown)
+        facts = FactsGraph(shown)
+        memory, failed = self._run(facts)
         answer = answer_of(memory.answer) if failed is None else None
         if len(cited) == len(wanted):
             if answer is None:
@@ -60,23 +61,18 @@ class ProgramReader:
             return Reading(answer, fit(self.conclusion) if self.conclusion else facts_explanation(cited), cited)
         if answer is not None:
             raise NoLabel(f"{len(wanted) - len(cited)} of {len(wanted)} facts of the evidence are not shown, yet the rest gives {answer!r}")
-        return Reading(None, _missing(memory, failed), cited)
+        return Reading(None, _missing(memory, failed, facts), cited)
 
-    def _run(self, shown: Sequence[Triple]) -> tuple[KnowledgeMemory, Call | None]:
+    def _run(self, facts: FactsGraph) -> tuple[KnowledgeMemory, Call | None]:
         """The program on a KG of the shown facts alone, up to the first line that cannot run."""
-        kg = SQLiteGraph()
-        try:
-            kg.add_triples(_distinct(shown))
-            executor = Executor(kg, settings=REPLAY)
-            memory = executor.start(self.question)
-            for line in self.program.lines:
-                try:
-                    executor.execute(memory, line)
-                except ToolError:
-                    return memory, parse_call(line)
-            return memory, None
-        finally:
-            kg.close()
+        executor = Executor(facts, settings=REPLAY)
+        memory = executor.start(self.question)
+        for line in self.program.lines:
+            try:
+                executor.execute(memory, line)
+            except ToolError:
+                return memory, parse_call(line)
+        return memory, None
 
 
 @dataclass(frozen=True)
@@ -95,10 +91,13 @@ class GoldReader:
         return Reading(self.answer, fit(self.conclusion) if self.conclusion else facts_explanation(cited), cited)
 
 
-def _missing(memory: KnowledgeMemory, failed: Call | None) -> str:
-    """Why the facts settle nothing: the first hop that could not start or found nothing."""
+def _missing(memory: KnowledgeMemory, failed: Call | None, facts: FactsGraph) -> str:
+    """Why the facts settle nothing: an entity no fact is about, or the first hop that found nothing."""
     hops = [(step.call, step.value.size) for step in memory.steps]
     if failed is not None:
+        absent = [name for arg in failed.args if isinstance(arg, Names) for name in arg.items if not facts.has_entity(name)]
+        if absent:
+            return fit(f"No fact shown is about {listing(absent)}.")
         hops.append((failed, 0))
     for call, size in hops:
         if call.tool in HOP_TOOLS and size == 0:

@@ -170,7 +170,8 @@ def _run_source(
 def _summary(source: Source) -> SourceSummary:
     digest, triples = kg_digest(source.kg)
     files = [{"path": str(path), "sha256": file_sha256(path)} for path in source.files]
-    return SourceSummary(source.name, files, {"digest": digest, "triples": triples})
+    kg = {"digest": digest, "triples": triples, **({"file": str(source.kg_file)} if source.kg_file else {})}
+    return SourceSummary(source.name, files, kg)
 
 
 def _tail_index(source: Source) -> Callable[[str], list[str]]:

@@ -15,8 +15,10 @@ class Source:
     kg: SQLiteGraph
     chains: list[Chain] = field(default_factory=list)
     unusable: list[Unusable] = field(default_factory=list)
-    # The files the chains were read from (the questions, and the KG when it is a file of its own).
+    # The files the chains were read from, hashed into the provenance. A KG store is not among them:
+    # searching it adds an index to the file, so the KG is known by its content digest instead.
     files: tuple[Path, ...] = ()
+    kg_file: Path | None = None
 
     def close(self) -> None:
         self.kg.close()

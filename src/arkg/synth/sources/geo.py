@@ -25,7 +25,7 @@ def geo_source(db: str | Path, questions: str | Path) -> Source:
     except BaseException:
         kg.close()
         raise
-    source = Source(NAME, kg, files=(Path(questions), Path(db)))
+    source = Source(NAME, kg, files=(Path(questions),), kg_file=Path(db))
     for question in read:
         try:
             source.chains.append(_chain(kg, question))
