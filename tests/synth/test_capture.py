@@ -96,3 +96,11 @@ def test_a_gold_fact_the_agent_does_not_show_stops_the_run(sample: Source) -> No
     teacher = ArkTeacher(missing, _reader(sample, 0), yes_no=True)
     with pytest.raises(NotFollowed, match="step 1: no gold fact of 'Marie Curie' / 'place of birth' among the 1 shown"):
         capture("ark", sample.kg, ArkSettings(), _query(sample, 0), teacher)
+
+
+def test_a_gold_reply_the_reply_format_does_not_admit_is_not_followed(sample: Source) -> None:
+    step = route_from_chain(sample.chains[0])[0]
+    too_long = [RouteStep(step.anchor, step.relation, step.direction, step.triples, "x" * 300)]
+    teacher = ArkTeacher(too_long, _reader(sample, 0), yes_no=True)
+    with pytest.raises(NotFollowed, match="the gold reply does not fit the strategy's reply format"):
+        capture("ark", sample.kg, ArkSettings(), _query(sample, 0), teacher)

@@ -8,7 +8,8 @@ from collections import Counter
 
 from arkg.agents.ark import ArkSettings
 from arkg.agents.modes import EdgeSet
-from arkg.synth import Reason, Record, Source, SynthOptions, Variant, synthesize_chain
+from arkg.synth import Reason, Record, Source, SynthOptions, Variant, program_for, synthesize_chain
+from arkg.synth.routes import route_from_program
 from arkg.synth.run import _tail_index
 
 
@@ -95,3 +96,15 @@ def test_the_same_seed_gives_the_same_pairs(geo: Source) -> None:
     first = [synthesize_chain(c, geo.kg, SynthOptions(seed=3), tails).records for c in chains]
     again = [synthesize_chain(c, geo.kg, SynthOptions(seed=3), tails).records for c in chains]
     assert first == again
+
+
+def test_a_route_reads_every_entity_a_later_step_starts_from(geo: Source) -> None:
+    chain = next(c for c in geo.chains if c.id.startswith("least_populous_neighbour"))
+    run = program_for(chain, geo.kg)
+    route = route_from_program(geo.kg, run.memory)
+    country = chain.topic_entities[0]
+    borders = geo.kg.triples(country, "shares border with")
+    assert (route[0].anchor, route[0].relation) == (country, "shares border with")
+    # All the neighbours whose populations are compared, not only the least populous one.
+    assert route[0].triples == tuple(borders) and len(borders) > 1
+    assert [(step.anchor, step.relation) for step in route[1:]] == [(t.tail, "population") for t in borders]

@@ -4,6 +4,7 @@ an output never half-written, and an interrupted run that goes on where it stopp
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,9 @@ def test_the_provenance_names_the_data_the_split_and_the_counts(sample: Source, 
     assert sample_meta["programs"] == 3 and sample_meta["unusable"]["program"] == {"commonsense about a value is needed": ["sample-4"]}
     assert meta["pairs"]["total"] == report.pairs == len(_lines(out)) == geo_meta["pairs"] + sample_meta["pairs"]
     assert meta["output"]["sha256"] == file_sha256(out) and meta["output"]["lines"] == report.pairs
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == report.meta.stat().st_mode & 0o777 == 0o666 & ~mask
     assert sum(meta["pairs"]["by_variant"].values()) == report.pairs
 
 

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from arkg.agents import Query, Result, RunOptions, build_strategy
+from arkg.errors import ModelError
 from arkg.graph.model import KnowledgeGraph
 from arkg.llm.base import Completion, Message, OutputSpec, Sampling
 from arkg.llm.scripted import Reply, ScriptedModel
@@ -68,6 +69,9 @@ class _Recorder:
 def capture(strategy: str, kg: KnowledgeGraph, settings: BaseModel, query: Query, teacher: Teacher) -> tuple[list[Pair], Result]:
     """Run the registered strategy on the query with the teacher as its model; one pair per call."""
     recorder = _Recorder(ScriptedModel(teacher, name="teacher"))
-    result = build_strategy(strategy, recorder, kg, settings).ask(query, RunOptions(on_event=teacher.observe))
+    try:
+        result = build_strategy(strategy, recorder, kg, settings).ask(query, RunOptions(on_event=teacher.observe))
+    except ModelError as error:  # a gold reply the strategy's reply schema does not admit (a name too long, ...)
+        raise NotFollowed(Reason.NOT_FOLLOWED, f"the gold reply does not fit the strategy's reply format: {error}") from None
     pairs = [Pair(messages, reply, decision) for (messages, reply), decision in zip(recorder.replies, teacher.decisions)]
     return pairs, result

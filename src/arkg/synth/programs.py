@@ -66,8 +66,8 @@ class ProgramRun:
 
 def program_for(chain: Chain, kg: KnowledgeGraph) -> ProgramRun:
     """The chain's program (its own, or one synthesized), checked by replay; NoProgram says why not."""
-    program = Program(chain.program, chain.topic_entities) if chain.program else _Builder(chain, kg).build()
     try:
+        program = Program(chain.program, chain.topic_entities) if chain.program else _Builder(chain, kg).build()
         memory = run_program(kg, chain.question, program)
     except ToolError as error:
         raise NoProgram(Reason.NOT_REPRODUCED, f"the program fails: {error}") from None

@@ -56,23 +56,28 @@ def route_from_chain(chain: Chain) -> list[RouteStep]:
 
 
 def route_from_program(kg: KnowledgeGraph, memory: KnowledgeMemory) -> list[RouteStep]:
-    """The steps of a finished program's hops whose edges ground its answer, in program order."""
+    """The steps of a finished program's hops, in program order: each reads the edges that ground
+    its answer, and the edges to the entities that later steps start from (all the neighbours
+    whose populations are compared, not only the one that wins)."""
     answer = memory.answer
     evidence = {identity(triple) for triple in answer.triples()} if answer is not None else set()
-    route: dict[tuple[str, str, Direction], RouteStep] = {}
+    hops: dict[tuple[str, str, Direction], list[Triple]] = {}
     for step in memory.steps:
         direction = HOP_TOOLS.get(step.call.tool)
-        if direction is None:
-            continue
-        source, relation = step.call.args[:2]
-        assert isinstance(relation, str)
-        for anchor in _items(memory, source):
-            triples = tuple(t for t in kg.triples(anchor, relation, direction) if identity(t) in evidence)
-            if triples and (anchor, relation, direction) not in route:
-                route[(anchor, relation, direction)] = RouteStep(
-                    anchor, relation, direction, triples, implication(anchor, relation, direction, triples)
-                )
-    return list(route.values())
+        if direction is not None:
+            source, relation = step.call.args[:2]
+            assert isinstance(relation, str)
+            for anchor in _items(memory, source):
+                hops.setdefault((anchor, relation, direction), kg.triples(anchor, relation, direction))
+    needed: set[str] = set()
+    route: list[RouteStep] = []
+    for (anchor, relation, direction), edges in reversed(hops.items()):
+        far = (lambda t: t.head) if direction == Direction.IN else (lambda t: t.tail)
+        triples = tuple(t for t in edges if identity(t) in evidence or far(t) in needed)
+        if triples:
+            needed.add(anchor)
+            route.append(RouteStep(anchor, relation, direction, triples, implication(anchor, relation, direction, triples)))
+    return route[::-1]
 
 
 def _items(memory: KnowledgeMemory, source: object) -> tuple[str, ...]:

@@ -280,11 +280,18 @@ def _write_output(journal: Path, out: Path) -> tuple[int, str]:
     return lines, digest.hexdigest()
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _write_atomically(path: Path, write: Callable[[TextIO], None]) -> None:
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
             write(file)
+        os.chmod(temporary, 0o666 & ~_umask())  # a temporary file is private; the output is an ordinary file
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
