@@ -121,13 +121,14 @@ class _Builder:
     calls: list[Call] = field(default_factory=list)
     hops: list[_Hop] = field(default_factory=list)
     consumed: set[str] = field(default_factory=set)  # variables a later hop started from
+    started_from: set[str] = field(default_factory=set)  # named entities a hop started from
 
     def __post_init__(self) -> None:
-        self.executor = Executor(self.kg)
+        self.executor = Executor(self.kg, settings=REPLAY)
+        self.memory = self.executor.start(self.chain.question)
         named = [text for text in question_ngrams(self.chain.question) if self.kg.has_entity(text)]
+        # The entities a hop may start from: the question's topic entities and any KG entity it names.
         self.roots = list(dict.fromkeys([*self.chain.topic_entities, *named]))
-        self.memory = self.executor.start(self.chain.question, [name for name in self.roots if self.kg.has_entity(name)])
-        self.started_from: set[str] = set()
 
     def build(self) -> Program:
         for fact in self.chain.facts:
