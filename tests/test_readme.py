@@ -26,3 +26,13 @@ def test_main_job_asks_a_sample_question() -> None:
     asked = re.search(r'arkg ask "([^"]+)"', main_job)
     assert asked is not None
     assert asked.group(1) in {sample.question for sample in SAMPLE_QUESTIONS}
+
+
+def test_the_python_example_runs_as_written(bundled_model, monkeypatch) -> None:
+    """The README's Python block, run as written (with the bundled model the fixture has loaded once)."""
+    import arkg.session
+
+    monkeypatch.setattr(arkg.session, "open_model", lambda spec=None, **options: bundled_model)
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    [example] = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    exec(compile(example, "README.md", "exec"), {"print": lambda *args: None})

@@ -6,26 +6,9 @@ import pytest
 
 from arkg.agents import REGISTRY, Budget
 from arkg.errors import ArkgError
-from arkg.llm.base import Choice
 from arkg.llm.scripted import ScriptedModel
 from arkg.session import Session
-
-
-def any_valid_reply(messages, output, sampling):
-    """Replies that fit any output spec: the first option, or a minimal JSON object for the schema."""
-    if isinstance(output, Choice):
-        return output.options[0]
-    values = {"string": "unknown", "boolean": False, "array": []}
-    properties = output.model_json_schema()["properties"]
-    reply = {}
-    for name, schema in properties.items():
-        if "enum" in schema:
-            reply[name] = schema["enum"][-1]
-        elif schema.get("type") == "array" and "enum" in schema.get("items", {}):
-            reply[name] = schema["items"]["enum"][:1]
-        else:
-            reply[name] = values.get(schema.get("type"), "unknown")
-    return reply
+from support.replies import any_valid_reply
 
 
 @pytest.mark.parametrize("strategy", sorted(REGISTRY))

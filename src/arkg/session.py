@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from arkg.agents import Budget, Query, Result, RunOptions, as_query, build_strategy, strategy_info
+from arkg.agents.abstention import Abstaining, Abstention
 from arkg.agents.run import EventCallback
 from arkg.graph import open_graph
 from arkg.graph.model import KnowledgeGraph
@@ -59,11 +60,14 @@ class Session:
         budget: Budget | None = None,
         on_event: EventCallback | None = None,
         cancel: threading.Event | None = None,
+        abstention: Abstention | None = None,
     ) -> Result:
-        """Answer one question (or verify one claim) with a registered strategy."""
+        """Answer one question (or verify one claim) with a registered strategy (and an abstention policy)."""
         query = as_query(question)
         info = strategy_info(strategy)
         agent = build_strategy(strategy, self.model, self.kg if info.uses_kg else None, settings)
+        if abstention is not None and abstention.active:
+            agent = Abstaining(agent, abstention)
         options = RunOptions(
             sampling=sampling or Sampling(max_tokens=info.max_tokens),
             budget=budget or Budget(),

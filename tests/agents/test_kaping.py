@@ -103,3 +103,13 @@ def test_the_result_lists_every_fact_shown(kg):
     model = ScriptedModel.from_replies([reply(["T1"])])
     result = Kaping(kg, model, KapingSettings(k=4)).ask(QUESTION)
     assert len(result.retrieved_triples) == 4 and result.cited_triples[0] in result.retrieved_triples
+
+
+def test_a_short_entity_name_links_only_when_written_as_it_is():
+    from arkg.agents.retrieval import link_entities
+    from arkg.graph.sqlite_store import SQLiteGraph
+
+    kg = SQLiteGraph()
+    kg.add_triples([Triple("A", "r", "B"), Triple("US", "capital", "Washington")])
+    assert link_entities(kg, "Is a cat a mammal?", 5) == []
+    assert link_entities(kg, "Is the capital of the US Washington?", 5)[:1] == ["US"]

@@ -77,7 +77,7 @@ def test_unusable_entries_are_reported_with_id_field_and_reason(tmp_path: Path) 
 @pytest.mark.parametrize(
     ("content", "where", "reason"),
     [
-        ('[{"id": "S1",}]', "line 1, column 14", "invalid JSON"),
+        ('[{"id": "S1",}]', "line 1, column 14", "malformed JSON"),
         ('{"id": "S1"}', None, "expected a JSON list"),
         ('[{"id": "S1"}, 3]', "entry #2", "expected a JSON object"),
     ],
@@ -129,3 +129,21 @@ def test_build_graph_holds_the_gold_triples(tmp_path: Path) -> None:
         assert [t.tail for t in graph.triples("A", "population")] == ["59,449"]
     finally:
         graph.close()
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("[" * 5000 + "]" * 5000, "nested"),
+        ('[{"id": "S1", "id": "S2"}]', "duplicate key"),
+        ('[{"id": "S1", "answer": NaN}]', "NaN"),
+        ('[{"id": ' + "9" * 5000 + "}]", "digits"),
+    ],
+)
+def test_hostile_dataset_files_are_clear_errors(tmp_path, text, reason):
+    """A data set file gets the loaders' strict JSON reading: no traceback, the file and place named."""
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(LoadError, match=reason) as caught:
+        load_dataset(path)
+    assert str(path) in str(caught.value)

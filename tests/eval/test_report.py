@@ -11,7 +11,7 @@ import pytest
 from arkg.errors import ArkgError
 from arkg.eval.metrics import Spread
 from arkg.eval.report import build_report
-from arkg.eval.report_render import percent, results_table, strategy_table, to_markdown, write_report
+from arkg.eval.report_render import evidence_table, percent, results_table, strategy_table, to_markdown, write_report
 from arkg.eval.results import RunConfig
 
 CONFIG = RunConfig(
@@ -87,11 +87,14 @@ def test_markdown_report_with_plots(tmp_path: Path) -> None:
     runs = [{"S1": True, "S2": False, "S3": None}, {"S1": True, "S2": True, "S3": True}]
     systems = build_report([write_results(tmp_path / "a.jsonl", CONFIG, runs)])
     written = write_report(systems, tmp_path / "report.md", as_html=False)
-    assert [p.name for p in written] == ["report.md", "report-answer-rate-vs-accuracy.png", "report-reliability.png"]
+    assert [p.name for p in written] == [
+        "report.md", "report-answer-rate-vs-accuracy.png", "report-reliability.png", "report-risk-coverage.png",
+    ]  # fmt: skip
     assert all(p.stat().st_size > 0 for p in written)
     text = written[0].read_text(encoding="utf-8")
     assert "| ark · m · free | 0.7 | 2 | 3 | 83.33 ± 23.57 |" in text
     assert "![report-reliability](report-reliability.png)" in text
+    assert "## Evidence and grounding" in text and "## Abstention: answer rate vs conditional accuracy" in text
     html = write_report(systems, tmp_path / "report.html", as_html=True)[0].read_text(encoding="utf-8")
     assert "<td>83.33 ± 23.57</td>" in html
 
@@ -107,3 +110,54 @@ def test_missing_matplotlib_is_a_clear_error(tmp_path: Path, monkeypatch: pytest
     with pytest.raises(ArkgError, match=r"pip install 'arkg\[report\]'"):
         write_report(systems, tmp_path / "report.md", as_html=False)
     assert not (tmp_path / "report.md").exists()
+
+
+def write_measured(path: Path, runs: list[dict[str, tuple[bool | None, int]]]) -> Path:
+    """Records whose answers cite `n` facts, with evidence and grounding measured as `arkg eval` does."""
+    lines = [CONFIG.model_dump_json()]
+    for run, answers in enumerate(runs):
+        for qid, (answer, cited) in answers.items():
+            lines.append(json.dumps({
+                "question_id": qid, "run": run, "seed": run, "strategy": "ark", "model": "m", "settings": {},
+                "answer": answer, "gold": GOLD[qid], "correct": answer == GOLD[qid], "reasoning_strategies": TAGS[qid],
+                "usage": {"calls": 1}, "elapsed_s": 1.0,
+                "cited_triples": [{"head": "a", "relation": "r", "tail": str(n)} for n in range(cited)],
+                "evidence": {"gold": 2, "retrieved": 3, "cited": cited, "retrieved_gold": 2 if cited else 1,
+                             "cited_gold": min(cited, 1), "cited_non_gold": max(cited - 1, 0), "hops": 1 + run},
+                "grounding": {"basis": "kg" if cited else ("neither" if answer is not None else "no answer"),
+                              "violations": ["forged"] if (qid, run) == ("S3", 1) else []},
+            }))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_evidence_grounding_and_grounded_abstention_from_hand_computed_records(tmp_path: Path) -> None:
+    runs = [
+        {"S1": (True, 1), "S2": (True, 0), "S3": (True, 2)},
+        {"S1": (True, 1), "S2": (False, 1), "S3": (None, 0)},
+    ]
+    [system] = build_report([write_measured(tmp_path / "m.jsonl", runs)])
+    evidence = system.evidence
+    # retrieved recall: (1, 0.5, 1, 1, 1, 0.5) / 6; cited recall: (0.5, 0, 0.5, 0.5, 0.5, 0) / 6
+    assert evidence.retrieved_recall == pytest.approx(5 / 6) and evidence.cited_recall == pytest.approx(2 / 6)
+    # precision over the 4 records citing something: 1, 1/2, 1, 1
+    assert evidence.citation_precision == pytest.approx(3.5 / 4) and evidence.hops == 1.5
+    assert (system.grounding.violations, system.grounding.records_with_violations) == (1, 1)
+    assert system.grounding.basis == {"kg": 4, "neither": 1, "no answer": 1}
+    # Grounded: run 0 keeps S1, S3 (S2 cites nothing) -> answer rate 2/3, both correct;
+    # run 1 keeps S1, S2 -> 2/3, S1 correct and S2 correct (False) -> 1.0
+    assert system.grounded.answer_rate.mean == pytest.approx(2 / 3)
+    assert system.grounded.conditional_accuracy.mean == 1.0
+    # Self-consistency over the two runs: at 50% every question has a majority answer: S1 True, S2 True or
+    # False (tie: the first seen), S3 True; at 100% only S1 agrees.
+    points = {point.agreement: point for point in system.coverage}
+    assert points[1.0].answer_rate == pytest.approx(1 / 3) and points[1.0].conditional_accuracy == 1.0
+    assert points[0.5].answer_rate == 1.0
+    row = evidence_table([system]).rows[0]
+    assert row[2:8] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "4 / 0 / 0 / 1 / 1"]
+
+
+def test_files_of_older_versions_report_evidence_as_not_available(tmp_path: Path) -> None:
+    [system] = build_report([write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True}])])
+    assert system.evidence is None and system.grounding is None and system.grounded is None
+    assert evidence_table([system]).rows[0][2:] == ["n/a"] * 6

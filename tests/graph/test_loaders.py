@@ -221,7 +221,7 @@ def test_bad_ark_json(tmp_path: Path, content: str, where: str | None, reason: s
         ('["a", "r", "b"]', "expected an object"),
         ('{"head": "a", "relation": "r"}', "missing key(s) tail"),
         ('{"head": "a", "relation": 7, "tail": "b"}', "relation must be a string, not a number"),
-        ('{"head": "a", "relation": "r", "tail": "b", "prop": {}}', "unexpected key(s) prop"),
+        ('{"head": "a", "relation": "r", "tail": "b", "prop": {}}', "unexpected key(s) 'prop'"),
         ('{"head": "a", "relation": "r", "tail": "b", "props": ["x"]}', "props must be an object, not a list"),
         ('{"head": "a", "relation": "r", "tail": "b", "props": {"x": [1]}}', "property 'x' must be"),
     ],
@@ -236,7 +236,7 @@ def test_bad_jsonl_names_the_line(tmp_path: Path, line: str, reason: str) -> Non
     ("content", "where", "reason"),
     [
         ("head,rel,tail\na,r,b\n", "line 1", "missing: relation"),
-        ("head,relation,tail,head\na,r,b,c\n", "line 1", "duplicate column(s) in the header: head"),
+        ("head,relation,tail,head\na,r,b,c\n", "line 1", "duplicate column(s) in the header: 'head'"),
         ("head,relation,tail\na,r,b\na,r\n", "line 3", "expected 3 fields as in the header, found 2"),
         ("head,relation,tail\na,r,b\n ,r,b\n", "line 3", "head is empty"),
         ('head,relation,tail\na,r,"b\n', "line 2", "malformed CSV"),

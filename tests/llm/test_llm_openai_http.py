@@ -78,7 +78,7 @@ def test_timeout_is_a_model_error(serve: Any) -> None:
     server = serve(Reply(delay_s=2.0, content=GOOD.content))
     model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=0.3, max_retries=0)
     started = time.monotonic()
-    with pytest.raises(ModelUnavailable, match=r"did not answer: no reply after 1 attempt in 0\.3 s"):
+    with pytest.raises(ModelUnavailable, match=r"did not answer: no reply after 1 attempt in [\d.]+ s \(timeout 0\.3 s per attempt, 0 retries\)"):
         model.complete(QUESTION, Verdict)
     assert time.monotonic() - started < 1.9  # the reply would come after 2 s
 
@@ -135,8 +135,8 @@ def test_re_asks_share_the_limit(serve: Any) -> None:
     started = time.monotonic()
     with pytest.raises(ModelUnavailable) as caught:
         model.complete(QUESTION, Verdict)
-    assert time.monotonic() - started < 1 + 0.3  # six replies would take 1.8 s
-    reported = re.search(r"did not answer: no reply after (\d+) attempts in 1\.\d s", str(caught.value))
+    assert time.monotonic() - started < 1.7  # six replies would take 1.8 s (margin for a busy machine)
+    reported = re.search(r"did not answer: no reply after (\d+) attempts in [\d.]+ s", str(caught.value))
     assert reported is not None, str(caught.value)
     assert int(reported[1]) == len(server.received) >= 2
 
@@ -146,7 +146,7 @@ def test_a_retry_after_beyond_the_limit_ends_the_call_at_once(serve: Any) -> Non
     server = serve(Reply(429, headers={"retry-after": "30"}, error="slow down"))
     model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=1, max_retries=3)
     started = time.monotonic()
-    with pytest.raises(ModelError, match=r"HTTP 429: slow down \(1 attempt in 0\.\d s; the server asked to wait 30\.0 s"):
+    with pytest.raises(ModelError, match=r"HTTP 429: slow down \(1 attempt in [\d.]+ s; the server asked to wait 30\.0 s"):
         model.complete(QUESTION, Verdict)
     assert time.monotonic() - started < 1
 

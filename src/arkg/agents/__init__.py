@@ -6,7 +6,7 @@ them by name. Each lives in its own module or folder with its prompts beside it.
 
 from __future__ import annotations
 
-from arkg.agents import ark, cot, kaping  # noqa: F401  (registers the built-in strategies)
+from arkg.agents import ark, cot, kaping, kg_agent, r3  # noqa: F401  (registers the built-in strategies)
 from arkg.agents.run import Budget, RunKit, RunOptions, RunStopped
 from arkg.agents.strategy import (
     as_query,

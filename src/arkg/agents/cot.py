@@ -52,6 +52,10 @@ class CotTrace(BaseModel):
     call: ModelCall | None = None
     stop_reason: str = "done"
 
+    @property
+    def calls(self) -> list[ModelCall]:
+        return [self.call] if self.call is not None else []
+
 
 class ChainOfThought:
     """Strategy `cot` (zero-shot) or `cot-fewshot` (with worked examples in the system prompt)."""

@@ -63,9 +63,11 @@ def link_entities(kg: KnowledgeGraph, text: str, limit: int) -> list[str]:
         if not kg.has_entity(name):
             return False
         folded_name = fold(name)
+        if len(folded_name) < _FUZZY_MIN_CHARS:  # "A", "US": as written, a word of its own
+            return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
         if re.search(rf"(?<!\w){re.escape(folded_name)}(?!\w)", folded):
             return True
-        return len(folded_name) >= _FUZZY_MIN_CHARS and fuzz.partial_ratio(folded_name, folded) >= _LINK_SCORE
+        return fuzz.partial_ratio(folded_name, folded) >= _LINK_SCORE
 
     return entities_in_question(kg, text, named, limit)
 

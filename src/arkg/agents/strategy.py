@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator
 
 from arkg.agents.question import is_claim, is_yes_no_question
 from arkg.errors import ArkgError
@@ -29,6 +29,7 @@ from arkg.llm.base import ChatModel, Usage
 # True / False / None for yes/no questions and claims (None: the strategy could not settle it);
 # free text for other questions.
 Answer = bool | str | None
+Basis = Literal["kg", "commonsense", "kg+commonsense", "neither", "no answer"]
 
 
 class AnswerKind(str, Enum):
@@ -89,11 +90,22 @@ class Result(BaseModel):
     cited_triples: list[dict[str, Any]] = Field(default_factory=list)
     # Every distinct triple the strategy showed the model on the way (the cited ones among them).
     retrieved_triples: list[dict[str, Any]] = Field(default_factory=list)
+    # Commonsense the answer rests on, stated as rules (R³'s axioms); empty where none was stated.
+    commonsense: list[str] = Field(default_factory=list)
     # Why the strategy stopped (its own wording; "the run budget was spent" when the budget ended it).
     stop_reason: str = "done"
     # The strategy's typed trace, exported with `model_dump(mode="json")`.
     trace: Any = None
     usage: Usage = Field(default_factory=Usage)
+
+    @computed_field
+    @property
+    def basis(self) -> Basis:
+        """What the answer rests on: cited KG facts, stated commonsense, both, or neither."""
+        if self.answer is None:
+            return "no answer"
+        facts, rules = bool(self.cited_triples), bool(self.commonsense)
+        return "kg+commonsense" if facts and rules else "kg" if facts else "commonsense" if rules else "neither"
 
 
 @runtime_checkable

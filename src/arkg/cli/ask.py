@@ -13,8 +13,9 @@ from rich.console import Console
 
 from arkg.agents import REGISTRY, Budget, Query, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.abstention import Abstention
 from arkg.cli.errors import user_errors
-from arkg.cli.options import TEMPERATURE_RANGE, Retries, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.render import describe, footer
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.errors import ArkgError
@@ -69,6 +70,10 @@ def ask(
     ] = None,
     timeout: Timeout = None,
     retries: Retries = None,
+    grounded: Grounded = False,
+    samples: Samples = 1,
+    agreement: Agreement = 0.6,
+    sample_temperature: SampleTemperature = 0.7,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result (with its trace) as JSON only.")] = False,
     trace: Annotated[Path | None, typer.Option("--trace", help="Also write the result and trace as JSON to this file.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Always call the model; skip the response cache.")] = False,
@@ -84,12 +89,15 @@ def ask(
             check_writable_file(trace, "trace file")
         sampling = Sampling(temperature=temperature, seed=seed, max_tokens=info.max_tokens)
         budget = Budget(max_calls=max_calls, max_tokens=max_total_tokens)
+        abstention = Abstention(grounded=grounded, samples=samples, agreement=agreement, temperature=sample_temperature)
         with nullcontext() if as_json else console.status("Opening the knowledge graph and the model"):
             session = Session(db, model, cache=not no_cache, timeout=timeout, retries=retries)
         on_event = None if as_json else (lambda event: console.print(describe(event)))
         try:
             with session:
-                result = session.ask(query, strategy, overrides, sampling=sampling, budget=budget, on_event=on_event)
+                result = session.ask(
+                    query, strategy, overrides, sampling=sampling, budget=budget, on_event=on_event, abstention=abstention
+                )
         except KeyboardInterrupt:
             Console(stderr=True).print("[yellow]Interrupted.[/yellow] No answer was produced.")
             raise typer.Exit(130) from None

@@ -13,16 +13,18 @@ from rich.markup import escape
 
 from arkg.agents import REGISTRY
 from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.abstention import Abstention
 from arkg.cli.errors import user_errors
 from arkg.cli.eval_progress import eval_progress
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.cli.options import TEMPERATURE_RANGE, Retries, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.cli.tables import print_table
 from arkg.eval.report import SystemReport, build_report
-from arkg.eval.report_render import notes, results_table, strategy_table, write_report
+from arkg.eval.report_render import notes, report_tables, write_report
 from arkg.eval.results import check_results_target
 from arkg.eval.runner import DEFAULT_MAX_UNAVAILABLE, RunSummary, StopReason, run_evaluation
+from arkg.eval.question_graphs import Perturbation
 from arkg.eval.setup import EvalPlan, plan_evaluation
 from arkg.paths import check_writable_file
 from arkg.text import one_line
@@ -44,7 +46,13 @@ EXIT_CODES = f"""Exit status:
 
 
 def evaluate(
-    dataset: Annotated[Path, typer.Option("--dataset", help="A CoLoTa-format JSON file (e.g. CR-LT-QA.json).")],
+    dataset: Annotated[
+        Path,
+        typer.Option(
+            "--dataset",
+            help="A CoLoTa JSON file (e.g. CR-LT-QA.json), an ARK-V1 per-question JSONL file, or arkg geography questions.",
+        ),
+    ],
     strategy: Annotated[str, typer.Option("--strategy", "-s", help=f"A registered strategy: {', '.join(REGISTRY)}.")],
     out: Annotated[Path, typer.Option("--out", help="Results file (JSON lines), appended to as questions finish.")],
     model: Annotated[str, typer.Option("--model", help="Model spec, e.g. llamacpp (bundled), openai:MODEL@URL.")] = "llamacpp",
@@ -59,9 +67,25 @@ def evaluate(
     edges: Annotated[EdgeSet | None, typer.Option("--edges", help="Explore outgoing edges only, or both directions.")] = None,
     setting: Annotated[list[str] | None, typer.Option("--set", help="Any setting of the strategy as NAME=VALUE (repeat).")] = None,
     db: Annotated[str | None, typer.Option("--db", help="This KG (SQLite store, or wikidata:URL / rdf:URL) instead of the data set's gold triples.")] = None,
+    neighbourhoods: Annotated[
+        Path | None,
+        typer.Option(
+            "--neighbourhoods",
+            help="Run each question on its own 1-hop neighbourhood, kept as one snapshot per question in this folder "
+            "(fetched from the SPARQL endpoint --db where missing; offline afterwards).",
+        ),
+    ] = None,
+    perturb: Annotated[
+        Perturbation,
+        typer.Option("--perturb", help="Alter each question's KG: take out its gold triples, replace a gold tail, or add a conflicting triple."),
+    ] = Perturbation.NONE,
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1, help="Token budget per model call.")] = None,
     timeout: Timeout = None,
     retries: Retries = None,
+    grounded: Grounded = False,
+    samples: Samples = 1,
+    agreement: Agreement = 0.6,
+    sample_temperature: SampleTemperature = 0.7,
     max_unreachable: Annotated[
         int,
         typer.Option(
@@ -71,7 +95,7 @@ def evaluate(
     ] = DEFAULT_MAX_UNAVAILABLE,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the response cache.")] = False,
 ) -> None:
-    """Run a strategy over a CoLoTa data set; each answer is saved as soon as it is known."""
+    """Run a strategy over a data set; each answer is saved as soon as it is known."""
     with user_errors():
         check_results_target(out, resume)
         overrides = settings_overrides(strategy, {"mode": mode, "edges": edges}, parse_assignments(setting or []))
@@ -79,8 +103,10 @@ def evaluate(
             plan = plan_evaluation(
                 dataset, strategy, model,
                 temperature=temperature, seed=seed, max_tokens=max_tokens, settings=overrides, db=db,
+                neighbourhoods=neighbourhoods, perturbation=perturb,
                 ids=_question_ids(ids), limit=limit, concurrency=concurrency, cache=not no_cache,
                 timeout=timeout, retries=retries,
+                abstention=Abstention(grounded=grounded, samples=samples, agreement=agreement, temperature=sample_temperature),
             )
         except KeyboardInterrupt:
             stderr.print("[yellow]Interrupted[/yellow] before any question ran; nothing was written.")
@@ -89,10 +115,22 @@ def evaluate(
             console.print("\n".join(map(one_line, plan.dataset.summary().splitlines())), markup=False, highlight=False)
             for notice in plan.notices:
                 console.print(f"[yellow]Note:[/yellow] {escape(notice)}")
+            _prefetch(plan)
             summary = _run(plan, out, runs=runs, resume=resume, max_unavailable=max_unreachable)
         finally:
             plan.close()
         _conclude(summary, out, max_unreachable)
+
+
+def _prefetch(plan: EvalPlan) -> None:
+    """Fetch missing per-question snapshots first, with a count; Ctrl-C keeps those already fetched."""
+    try:
+        fetched = plan.prefetch(lambda done, total: stderr.print(f"fetched neighbourhood {done}/{total}", highlight=False))
+    except KeyboardInterrupt:
+        stderr.print("[yellow]Interrupted[/yellow] while fetching neighbourhoods; those fetched are kept. Run again to go on.")
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if fetched:
+        console.print(f"{fetched} neighbourhood snapshot(s) fetched into {escape(str(plan.setup.snapshots.directory))}")
 
 
 def _question_ids(ids: list[str] | None) -> list[str]:
@@ -125,7 +163,7 @@ def _run(plan: EvalPlan, out: Path, *, runs: int, resume: bool, max_unavailable:
     try:
         with display, two_step_ctrl_c(stopping):
             return run_evaluation(
-                plan.questions, plan.strategy, plan.config, out,
+                plan.questions, plan.setup, plan.config, out,
                 runs=runs, concurrency=plan.concurrency, resume=resume,
                 on_progress=on_progress, stop=plan.stop, max_unavailable=max_unavailable,
             )
@@ -185,7 +223,7 @@ def report(
 
 def _print_tables(results: list[Path]) -> list[SystemReport]:
     systems = build_report(results)
-    for table in (results_table(systems), strategy_table(systems)):
+    for table in report_tables(systems):
         print_table(console, table)
     for note in notes(systems):
         console.print(f"[dim]- {escape(one_line(note))}[/dim]")

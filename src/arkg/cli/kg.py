@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import codecs
+import re
 import time
+from collections.abc import Iterator
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -15,60 +19,125 @@ from rich.table import Table
 from rich.text import Text
 
 from arkg.cli.errors import user_errors
-from arkg.errors import EntityNotFound
+from arkg.errors import ArkgError, EntityNotFound
+from arkg.eval.colota import load_dataset
 from arkg.graph import Direction, KnowledgeGraph, SQLiteGraph, Triple, open_graph
-from arkg.graph.loaders import READERS
+from arkg.graph.loaders import Record, detect_format, formats, read_json, register_format
+from arkg.graph.open import SAMPLE
+from arkg.text import one_line
 
 app = typer.Typer(help="Load and inspect knowledge graphs.", no_args_is_help=True)
 
-StoreOption = Annotated[str, typer.Option("--db", help="The KG: an arkg SQLite file, or a SPARQL endpoint as wikidata:URL or rdf:URL.")]
+StoreOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="The KG: an arkg SQLite file, a SPARQL endpoint as wikidata:URL or rdf:URL, or `sample`."
+        " Default: the bundled sample KG.",
+    ),
+]
+
+COLOTA = "colota"
+_COLOTA_START = re.compile(rb"\[\s*\{")
+
+
+def _read_colota(path: Path) -> Iterator[Record]:
+    """The gold triples of a CoLoTa data set (all entries, without repeats), as arkg.eval reads them."""
+    read_json(path, item="entry")  # the checks every JSON loader makes (duplicate keys, nesting, ...)
+    for triple in load_dataset(path).triples:
+        yield triple.head, triple.relation, triple.tail, triple.props
+
+
+def _is_colota(path: Path) -> bool:
+    """A .json file whose first entry, within its first 64 KiB, is an object with a "KG Triples" field."""
+    if path.suffix.lower() != ".json":
+        return False
+    try:
+        with path.open("rb") as stream:
+            start = stream.read(65_536).removeprefix(codecs.BOM_UTF8).lstrip()
+    except OSError:
+        return False
+    return _COLOTA_START.match(start) is not None and b'"KG Triples"' in start
+
+
+register_format(COLOTA, _read_colota, _is_colota)
 
 
 @app.command()
 def load(
     files: Annotated[
-        list[Path], typer.Argument(help="KG files: .json (ARK-V1/CoLoTa), .jsonl, .csv, .tsv, .nt, .ttl.")
+        list[Path],
+        typer.Argument(help="KG files: .json (ARK-V1 graph, or a CoLoTa data set: its gold triples), .jsonl, .csv, .tsv, .nt, .ttl."),
     ],
     db: Annotated[Path, typer.Option("--db", help="The SQLite store to load into (created when missing).")],
     format: Annotated[
-        str | None, typer.Option("--format", "-f", help=f"Read every file as this format: {', '.join(READERS)}.")
+        str | None, typer.Option("--format", "-f", help=f"Read every file as this format: {', '.join(formats())}.")
     ] = None,
 ) -> None:
     """Load triples into a store, one transaction per file.
 
-    A file that fails leaves nothing behind; files loaded before it stay. Files already loaded
-    (same content) are skipped, so an interrupted command can simply be run again.
+    A file that fails leaves nothing behind; files loaded before it stay, and a store the command
+    created is removed when nothing could be loaded into it. Files already loaded (same content) are
+    skipped, so an interrupted command can simply be run again. While another process writes to the
+    same store, the load waits for it.
     """
     console = Console()
     started = time.perf_counter()
-    loaded = loaded_files = 0
-    with user_errors(), SQLiteGraph(db) as graph:
+    done = _Done()
+    with user_errors():
+        if str(db) == SAMPLE:
+            raise ArkgError(f"`{SAMPLE}` names the bundled sample KG, which is read-only; for a file of that name write ./{SAMPLE}")
+        created = not db.exists()
+        graph = SQLiteGraph(db, on_lock_wait=lambda: _waiting(console, db))
         try:
-            for path in files:
-                if graph.has_loaded(path):
-                    console.print(f"[yellow]skipped[/yellow] {escape(str(path))}: already loaded")
-                    continue
-                loaded += _load_one(graph, path, format, console)
-                loaded_files += 1
-        except KeyboardInterrupt:
-            Console(stderr=True).print(
-                f"[yellow]Interrupted:[/yellow] the file being loaded was rolled back; {loaded:,} triples loaded"
-                " before it are kept. Run the same command again to continue.",
-                soft_wrap=True,
-            )
-            raise typer.Exit(130) from None
-        load_seconds = time.perf_counter() - started
-        with console.status("Indexing entity names for search"):
-            graph.build_search_index()
+            _load_all(graph, files, format, console, done)
+            load_seconds = time.perf_counter() - started
+            with console.status("Indexing entity names for search"):
+                graph.build_search_index()
+        except BaseException:
+            if created and not done.files:
+                graph.delete_if_empty()
+            raise
+        finally:
+            graph.close()
     index_seconds = time.perf_counter() - started - load_seconds
+    if not done.files:
+        console.print(f"Nothing new to load into {_shown(db)}: every file was loaded before")
+        return
     console.print(
-        f"[green]Loaded {loaded:,} triples[/green] from {loaded_files} file(s) into {escape(str(db))}"
-        f" in {load_seconds:.2f} s ({loaded / load_seconds:,.0f} triples/s),"
+        f"[green]Loaded {done.triples:,} triples[/green] from {done.files} file(s) into {_shown(db)}"
+        f" in {load_seconds:.2f} s ({done.triples / load_seconds:,.0f} triples/s),"
         f" then indexed names for search in {index_seconds:.2f} s"
     )
 
 
-def _load_one(graph: SQLiteGraph, path: Path, format: str | None, console: Console) -> int:
+@dataclass
+class _Done:
+    """What a `kg load` has committed so far."""
+
+    files: int = 0
+    triples: int = 0
+
+
+def _load_all(graph: SQLiteGraph, files: list[Path], format: str | None, console: Console, done: _Done) -> None:
+    try:
+        for path in files:
+            count = _load_one(graph, path, format, console)
+            if count is None:
+                console.print(f"[yellow]skipped[/yellow] {_shown(path)}: already loaded")
+                continue
+            done.triples += count
+            done.files += 1
+    except KeyboardInterrupt:
+        Console(stderr=True).print(
+            f"[yellow]Interrupted:[/yellow] the file being loaded was rolled back; {done.triples:,} triples loaded"
+            " before it are kept. Run the same command again to continue.",
+            soft_wrap=True,
+        )
+        raise typer.Exit(130) from None
+
+
+def _load_one(graph: SQLiteGraph, path: Path, format: str | None, console: Console) -> int | None:
     columns = (
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -76,19 +145,34 @@ def _load_one(graph: SQLiteGraph, path: Path, format: str | None, console: Conso
         TextColumn("{task.fields[count]:,} triples"),
         TimeElapsedColumn(),
     )
+    format = format or detect_format(path)
     with Progress(*columns, console=console, transient=True) as progress:
-        task = progress.add_task(escape(str(path)), total=None, count=0)
-        count = graph.load(path, format, progress=lambda done: progress.update(task, count=done))
-    console.print(f"{escape(str(path))}: {count:,} triples")
+        task = progress.add_task(_shown(path), total=None, count=0)
+        count = graph.load(path, format, progress=lambda done: progress.update(task, count=done), skip_loaded=True)
+    if count is not None:
+        kind = " (the gold triples of a CoLoTa data set)" if format == COLOTA else ""
+        console.print(f"{_shown(path)}: {count:,} triples{kind}")
     return count
 
 
+def _waiting(console: Console, db: Path) -> None:
+    console.print(
+        f"[yellow]Waiting:[/yellow] another process is writing to {_shown(db)}; the load goes on when it has"
+        " finished (Ctrl-C to stop)",
+        soft_wrap=True,
+    )
+
+
+def _shown(path: Path) -> str:
+    return escape(one_line(str(path)))
+
+
 @app.command()
-def info(db: StoreOption) -> None:
+def info(db: StoreOption = None) -> None:
     """Count the store's triples, entities, head entities and relations."""
     with user_errors(), closing(open_graph(db)) as graph:
         stats = graph.stats()
-    table = Table(title=escape(db), show_header=False)
+    table = Table(title=Text(one_line(db or SAMPLE)), show_header=False)
     for label, value in (
         ("triples", stats.triples),
         ("entities", stats.entities),
@@ -100,19 +184,20 @@ def info(db: StoreOption) -> None:
 
 
 @app.command()
-def show(entity: Annotated[str, typer.Argument(help="The entity's exact name.")], db: StoreOption) -> None:
+def show(entity: Annotated[str, typer.Argument(help="The entity's exact name.")], db: StoreOption = None) -> None:
     """List an entity's outgoing and incoming edges with their props."""
     with user_errors(), closing(open_graph(db)) as graph:
         if not graph.has_entity(entity):
             raise EntityNotFound(entity, [match.name for match in graph.search_entities(entity, 5)])
         outgoing = _edges(graph, entity, Direction.OUT)
         incoming = _edges(graph, entity, Direction.IN)
-    out_table = Table("relation", "tail", "props", title=Text(f"{entity} → ({len(outgoing)} outgoing)"))
+    # KG text is data: one_line shows its control characters (terminal escape sequences) as escapes.
+    out_table = Table("relation", "tail", "props", title=Text(f"{one_line(entity)} → ({len(outgoing)} outgoing)"))
     for triple in outgoing:
-        out_table.add_row(Text(triple.relation), Text(triple.tail), _props_text(triple))
-    in_table = Table("head", "relation", "props", title=Text(f"→ {entity} ({len(incoming)} incoming)"))
+        out_table.add_row(Text(one_line(triple.relation)), Text(one_line(triple.tail)), _props_text(triple))
+    in_table = Table("head", "relation", "props", title=Text(f"→ {one_line(entity)} ({len(incoming)} incoming)"))
     for triple in incoming:
-        in_table.add_row(Text(triple.head), Text(triple.relation), _props_text(triple))
+        in_table.add_row(Text(one_line(triple.head)), Text(one_line(triple.relation)), _props_text(triple))
     Console().print(out_table, in_table)
 
 
@@ -122,7 +207,7 @@ def _edges(graph: KnowledgeGraph, entity: str, direction: Direction) -> list[Tri
 
 
 def _props_text(triple: Triple) -> Text:
-    return Text("\n".join(f"{key}: {value}" for key, value in triple.props.items()))
+    return Text("\n".join(f"{one_line(key)}: {one_line(str(value))}" for key, value in triple.props.items()))
 
 
 # `fetch` lives in its own module because it needs the SPARQL backend.

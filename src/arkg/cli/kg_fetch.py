@@ -10,8 +10,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from arkg.errors import ArkgError
+from arkg.cli.errors import user_errors
 from arkg.graph.sparql import SCHEMAS, SparqlClient, SparqlGraph, fetch_snapshot
+from arkg.graph.sqlite_store import check_store_path
 
 _err = Console(stderr=True)
 
@@ -33,18 +34,17 @@ def fetch(
     """Copy the N-hop neighbourhood (out and in edges, with props) of some entities into a SQLite store,
     so later runs can use exactly the same graph offline."""
     try:
-        graph = SparqlGraph(SparqlClient(endpoint, timeout=timeout), schema, languages=lang or ["en"])
-        columns = (TextColumn("hop {task.fields[hop]}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, console=_err, transient=True) as progress:
-            task = progress.add_task("fetch", hop=1, total=None)
+        with user_errors():
+            check_store_path(db)  # before the queries, which can take minutes
+            graph = SparqlGraph(SparqlClient(endpoint, timeout=timeout), schema, languages=lang or ["en"])
+            columns = (TextColumn("hop {task.fields[hop]}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+            with Progress(*columns, console=_err, transient=True) as progress:
+                task = progress.add_task("fetch", hop=1, total=None)
 
-            def advance(hop: int, done: int, total: int) -> None:
-                progress.update(task, hop=hop, completed=done, total=total)
+                def advance(hop: int, done: int, total: int) -> None:
+                    progress.update(task, hop=hop, completed=done, total=total)
 
-            snapshot = fetch_snapshot(graph, entities, hops, db, progress=advance)
-    except ArkgError as error:
-        _err.print(f"[red]Error:[/red] {escape(str(error))}", soft_wrap=True)
-        raise typer.Exit(1) from None
+                snapshot = fetch_snapshot(graph, entities, hops, db, progress=advance)
     except KeyboardInterrupt:
         _err.print(f"[yellow]Interrupted:[/yellow] {escape(str(db))} was left as it was.", soft_wrap=True)
         raise typer.Exit(130) from None

@@ -26,3 +26,17 @@ Retries = Annotated[
 ]
 # The range of Sampling.temperature, checked when the options are parsed.
 TEMPERATURE_RANGE = {"min": 0.0, "max": 2.0}
+
+# Abstention (arkg.agents.abstention), for any strategy.
+Grounded = Annotated[
+    bool, typer.Option("--grounded", help="Abstain (answer None) when a yes/no answer cites no fact of the KG.")
+]
+Samples = Annotated[
+    int, typer.Option("--samples", min=1, help="Self-consistency: run the strategy N times and need agreement (1: off).")
+]
+Agreement = Annotated[
+    float, typer.Option("--agreement", min=0.01, max=1.0, help="Self-consistency: share of the samples an answer needs.")
+]
+SampleTemperature = Annotated[
+    float, typer.Option("--sample-temperature", min=0.0, max=2.0, help="Self-consistency: temperature of the samples.")
+]

@@ -9,103 +9,18 @@ Any file with the same schema (e.g. a claim-verification subset with ids C1...) 
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
-from typing import Sequence
 
 from pydantic import BaseModel, Field, StrictBool, ValidationError
 
 from arkg.agents.question import is_claim
-from arkg.errors import ArkgError, LoadError
+from arkg.eval.dataset import Dataset, Effect, Problem, Question, build_graph
+from arkg.errors import LoadError
+from arkg.graph.loaders import read_json
 from arkg.eval.triples_text import ItemError, RawItem, Resolver, split_items
 from arkg.graph.model import Triple
-from arkg.graph.sqlite_store import SQLiteGraph
-from arkg.text import clip, one_line
 
 TRIPLES_FIELD = "KG Triples"
-
-
-class Effect(str, Enum):
-    """What a problem cost: the whole question, one triple item, or nothing (a note)."""
-
-    QUESTION_SKIPPED = "question skipped"
-    ITEM_SKIPPED = "item skipped"
-    NOTE = "note"
-
-
-@dataclass(frozen=True)
-class Problem:
-    id: str
-    field: str
-    reason: str
-    effect: Effect
-
-    def __str__(self) -> str:
-        return f"{self.id} [{self.field}] {self.effect.value}: {self.reason}"
-
-
-@dataclass(frozen=True)
-class Question:
-    id: str
-    text: str
-    answer: bool
-    entities: dict[str, str]
-    strategies: tuple[str, ...]
-    triples: tuple[Triple, ...]
-    # A claim to verify (CoLoTa's claim-verification files) rather than a question; answered alike.
-    claim: bool = False
-
-
-@dataclass
-class Dataset:
-    path: Path
-    entries: int
-    questions: list[Question] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    # The union of the gold triples of every entry (also entries skipped as questions), without repeats.
-    triples: list[Triple] = field(default_factory=list)
-    items_parsed: int = 0
-
-    def question(self, question_id: str) -> Question:
-        [question] = self.select([question_id])
-        return question
-
-    def select(self, ids: Sequence[str] = (), limit: int | None = None) -> list[Question]:
-        """The questions with these ids (all when none given), in file order, at most `limit` of them.
-
-        Selecting nothing is an error: a data set without usable questions, or a limit below 1.
-        """
-        if not self.questions:
-            raise ArkgError(self._nothing_usable())
-        if limit is not None and limit < 1:
-            raise ArkgError(f"limit must be at least 1 (got {limit})")
-        wanted = set(ids)
-        unknown = wanted - {question.id for question in self.questions}
-        if unknown:
-            raise ArkgError(f"{self.path}: no usable question with id(s) {', '.join(sorted(unknown))}")
-        chosen = [question for question in self.questions if not wanted or question.id in wanted]
-        return chosen if limit is None else chosen[:limit]
-
-    def _nothing_usable(self) -> str:
-        if not self.entries:
-            return f"{self.path}: the data set has no entries"
-        skipped = [p for p in self.problems if p.effect is Effect.QUESTION_SKIPPED]
-        shown = "; ".join(one_line(clip(str(problem), 160)) for problem in skipped[:3])
-        more = f" (and {len(skipped) - 3} more)" if len(skipped) > 3 else ""
-        detail = f": {shown}{more}" if skipped else ""
-        return f"{self.path}: none of its {self.entries} entries is a usable question{detail}"
-
-    def summary(self) -> str:
-        skipped = [p for p in self.problems if p.effect is Effect.QUESTION_SKIPPED]
-        lines = [
-            f"{self.path.name}: {self.entries} entries, {len(self.questions)} usable questions, "
-            f"{len({p.id for p in skipped})} skipped; {self.items_parsed} triple items parsed into "
-            f"{len(self.triples)} distinct triples; {len(self.problems)} problem(s):"
-        ]
-        lines += [f"  {problem}" for problem in self.problems]
-        return "\n".join(lines)
 
 
 class _Entry(BaseModel):
@@ -176,20 +91,12 @@ def load_dataset(path: str | Path) -> Dataset:
     return dataset
 
 
-def build_graph(dataset: Dataset, store: str | Path | None = None) -> SQLiteGraph:
-    """A SQLite KG holding the data set's gold triples: in memory by default, or in the file `store`."""
-    graph = SQLiteGraph(":memory:" if store is None else str(store))
-    graph.add_triples(dataset.triples)
-    return graph
-
-
 def _read_entries(path: Path) -> list[dict]:
+    # The loaders' strict reader: deep nesting, huge integers, duplicate keys and NaN are clear errors.
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path, item="entry")
     except OSError as error:
         raise LoadError(path, None, f"cannot read the file: {error.strerror or error}") from error
-    except json.JSONDecodeError as error:
-        raise LoadError(path, f"line {error.lineno}, column {error.colno}", f"invalid JSON: {error.msg}") from error
     if not isinstance(data, list):
         raise LoadError(path, None, f"expected a JSON list of entries, found {type(data).__name__}")
     for index, entry in enumerate(data):
@@ -233,3 +140,6 @@ def _missing_entities(entry_id: str, entry: _Entry, triples: list[Triple]) -> li
 
 def _triple_key(triple: Triple) -> tuple:
     return triple.head, triple.relation, triple.tail, tuple(sorted(triple.props.items()))
+
+
+__all__ = ["TRIPLES_FIELD", "Dataset", "Effect", "Problem", "Question", "build_graph", "load_dataset"]

@@ -27,7 +27,33 @@ def save_plots(systems: list[SystemReport], stem: Path) -> list[Path]:
     stochastic = [system for system in systems if system.reliabilities]
     if stochastic:
         written.append(_reliability_plot(plt, stochastic, stem.with_name(f"{stem.name}-reliability.png")))
+        written.append(_risk_coverage_plot(plt, stochastic, stem.with_name(f"{stem.name}-risk-coverage.png")))
     return written
+
+
+def _risk_coverage_plot(plt, systems: list[SystemReport], path: Path) -> Path:
+    """Conditional accuracy against answer rate as the agreement the runs need rises (one curve per system)."""
+    figure, axes = plt.subplots(figsize=(6.4, 4.8))
+    for system in systems:
+        points = [point for point in system.coverage if point.conditional_accuracy is not None]
+        axes.plot(
+            [point.answer_rate * 100 for point in points],
+            [point.conditional_accuracy * 100 for point in points],
+            marker="o",
+            label=f"{system.label} (T={system.config.temperature:g}, {system.scores.runs} runs)",
+        )
+        for point in points:
+            axes.annotate(f"{point.agreement:.0%}", (point.answer_rate * 100, point.conditional_accuracy * 100),
+                          fontsize="x-small", xytext=(3, 3), textcoords="offset points")
+    axes.set(xlabel="Answer rate %", ylabel="Conditional accuracy %", xlim=(-3, 103), ylim=(-3, 103),
+             title="Risk-coverage: agreement needed across runs")
+    axes.grid(alpha=0.3)
+    if axes.get_legend_handles_labels()[0]:
+        axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+    return path
 
 
 def _accuracy_plot(plt, systems: list[SystemReport], path: Path) -> Path:

@@ -13,7 +13,17 @@ from pathlib import Path
 from typing import Iterable
 
 from arkg.eval.metrics import Scores, describe_undefined, reliability, score_runs
+from arkg.eval.quality import (
+    CoveragePoint,
+    EvidenceSummary,
+    GroundingSummary,
+    evidence_summary,
+    grounded_scores,
+    grounding_summary,
+    risk_coverage,
+)
 from arkg.eval.results import GOLD_KG, NO_KG, Record, RunConfig, read_results
+from arkg.eval.scoring import outcome
 
 
 @dataclass(frozen=True)
@@ -36,6 +46,14 @@ class SystemReport:
     tokens_per_question: float
     failed: int
     by_reasoning_strategy: dict[str, StrategyAccuracy]
+    evidence: EvidenceSummary | None = None
+    grounding: GroundingSummary | None = None
+    # The metrics again with grounded abstention (an answer citing no fact counts as None).
+    grounded: Scores | None = None
+    # Self-consistency over the runs (several runs only): answer rate vs conditional accuracy.
+    coverage: list[CoveragePoint] = field(default_factory=list)
+    # The records scored, by (question, run), for comparisons between systems (perturbations).
+    records: dict[tuple[str, int], Record] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
@@ -45,6 +63,11 @@ def system_label(config: RunConfig) -> str:
     parts = [config.strategy, config.model, *([str(mode)] if mode else [])]
     if config.kg not in (GOLD_KG, NO_KG):
         parts.append(f"kg={config.kg}")
+    if config.perturbation != "none":
+        parts.append(f"perturb={config.perturbation}")
+    abstention = config.settings.get("abstention")
+    if abstention:
+        parts.append("abstain=" + ",".join(f"{key}={value}" for key, value in abstention.items()))
     return " · ".join(parts)
 
 
@@ -70,8 +93,9 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record]) -> System
     if partial:
         notes.append(f"{len(partial)} question(s) answered in only some of the {len(runs)} runs are left out")
     kept = [{qid: run[qid] for qid in common} for run in runs]
-    answers = [{qid: _yes_no(record.answer) for qid, record in run.items()} for run in kept]
-    gold = {qid: record.gold for qid, record in kept[0].items()}
+    answers = [{qid: _outcome(record) for qid, record in run.items()} for run in kept]
+    # Outcomes are True when right: scored against True everywhere (see scoring.outcome).
+    gold = dict.fromkeys(kept[0], True)
     scores = score_runs(answers, gold)
     notes += describe_undefined(scores)
     everything = [record for run in kept for record in run.values()]
@@ -87,13 +111,17 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record]) -> System
         tokens_per_question=statistics.fmean(r.usage.total_tokens for r in everything),
         failed=failed,
         by_reasoning_strategy=_by_reasoning_strategy(kept),
+        evidence=evidence_summary(everything),
+        grounding=grounding_summary(everything),
+        grounded=grounded_scores(kept),
+        coverage=risk_coverage(kept) if len(runs) > 1 else [],
+        records={(qid, record.run): record for run in kept for qid, record in run.items()},
         notes=notes,
     )
 
 
-def _yes_no(answer: bool | str | None) -> bool | None:
-    # A free-text answer to a yes/no question is no definite answer.
-    return answer if isinstance(answer, bool) else None
+def _outcome(record: Record) -> bool | None:
+    return outcome(record.answer, record.correct, record.gold)
 
 
 def _by_reasoning_strategy(runs: list[dict[str, Record]]) -> dict[str, StrategyAccuracy]:
@@ -104,6 +132,56 @@ def _by_reasoning_strategy(runs: list[dict[str, Record]]) -> dict[str, StrategyA
     result = {}
     for label, qids in sorted(tagged.items()):
         overall = [statistics.fmean(run[qid].correct for qid in qids) for run in runs]
-        answered = [statistics.fmean(isinstance(run[qid].answer, bool) for qid in qids) for run in runs]
+        answered = [statistics.fmean(_outcome(run[qid]) is not None for qid in qids) for run in runs]
         result[label] = StrategyAccuracy(len(qids), statistics.fmean(overall), statistics.fmean(answered))
     return result
+
+
+@dataclass(frozen=True)
+class PerturbationEffect:
+    """How a system's answers moved when each question's KG was perturbed, against the same system
+    on the unperturbed KG (same questions and runs)."""
+
+    system: SystemReport
+    baseline: SystemReport
+    compared: int  # (question, run) pairs in both, where the perturbation applied
+    not_applied: int  # pairs where it could not apply (no gold triple in the KG, no wrong tail)
+    abstained: int  # answered on the original KG, None on the perturbed one
+    changed: int  # a different answer (None included)
+    correct: int  # still right by the gold answer
+
+
+def perturbation_effects(systems: list[SystemReport]) -> list[PerturbationEffect]:
+    """Pair each perturbed system with its unperturbed twin and compare their answers."""
+    def twin_key(system: SystemReport) -> tuple:
+        config = system.config
+        return (config.strategy, config.model, config.kg, config.temperature, config.dataset_sha256,
+                tuple(sorted((k, str(v)) for k, v in config.settings.items())))
+
+    baselines = {twin_key(system): system for system in systems if system.config.perturbation == "none"}
+    effects = []
+    for system in systems:
+        baseline = baselines.get(twin_key(system))
+        if system.config.perturbation == "none" or baseline is None:
+            continue
+        common = system.records.keys() & baseline.records.keys()
+        applied = [key for key in common if system.records[key].perturbation]
+        before = {key: _outcome_answer(baseline.records[key]) for key in applied}
+        after = {key: _outcome_answer(system.records[key]) for key in applied}
+        effects.append(
+            PerturbationEffect(
+                system=system,
+                baseline=baseline,
+                compared=len(applied),
+                not_applied=len(common) - len(applied),
+                abstained=sum(before[key] is not None and after[key] is None for key in applied),
+                changed=sum(before[key] != after[key] for key in applied),
+                correct=sum(system.records[key].correct for key in applied),
+            )
+        )
+    return effects
+
+
+def _outcome_answer(record: Record) -> bool | str | None:
+    """The record's answer when definite for its question, else None."""
+    return record.answer if outcome(record.answer, record.correct, record.gold) is not None else None

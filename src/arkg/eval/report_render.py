@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arkg.eval.metrics import Spread
 from arkg.eval.plots import save_plots
-from arkg.eval.report import SystemReport
+from arkg.eval.report import SystemReport, perturbation_effects
 from arkg.text import one_line
 
 NOT_AVAILABLE = "n/a"
@@ -85,6 +85,116 @@ def strategy_table(systems: list[SystemReport]) -> Table:
     )
 
 
+def evidence_table(systems: list[SystemReport]) -> Table:
+    """Gold evidence retrieved and cited, citation precision, hops, grounding violations, basis."""
+    rows = []
+    for system in systems:
+        evidence, grounding = system.evidence, system.grounding
+        basis = grounding.basis if grounding else {}
+        rows.append(
+            [
+                system.label,
+                f"{system.config.temperature:g}",
+                _fraction(evidence.retrieved_recall) if evidence else NOT_AVAILABLE,
+                _fraction(evidence.cited_recall) if evidence else NOT_AVAILABLE,
+                _fraction(evidence.citation_precision) if evidence else NOT_AVAILABLE,
+                f"{evidence.hops:.2f}" if evidence else NOT_AVAILABLE,
+                f"{grounding.violations} in {grounding.records_with_violations}" if grounding else NOT_AVAILABLE,
+                " / ".join(str(basis.get(kind, 0)) for kind in BASIS_ORDER) if grounding else NOT_AVAILABLE,
+            ]
+        )
+    return Table(
+        title="Evidence and grounding",
+        header=["System", "T", "Gold retrieved %", "Gold cited %", "Citation precision %", "Hops",
+                "Grounding violations", "Basis: " + " / ".join(BASIS_ORDER)],
+        rows=rows,
+        footnote=(
+            "Gold retrieved / cited: share of a question's gold triples the strategy showed the model / cited, mean "
+            "over questions and runs. Citation precision: share of cited triples that are gold, over answers citing "
+            "something. Hops: how far from the question's entities the retrieved triples reach. Grounding violations: "
+            "citations not in the KG or never shown to the model (0 is the bar), in how many answers. Basis: answers "
+            "resting on KG facts, on stated commonsense, on both, on neither, and no answer."
+        ),
+    )
+
+
+BASIS_ORDER = ("kg", "commonsense", "kg+commonsense", "neither", "no answer")
+
+
+def abstention_table(systems: list[SystemReport]) -> Table:
+    """The paper's trade-off with grounded abstention beside the paper-faithful setting, and the
+    self-consistency points of multi-run systems."""
+    rows = []
+    for system in systems:
+        grounded = system.grounded
+        points = "; ".join(
+            f"≥{point.agreement:.0%}: {point.answer_rate * 100:.1f} / {_fraction(point.conditional_accuracy)}"
+            for point in system.coverage
+        )
+        rows.append(
+            [
+                system.label,
+                f"{system.config.temperature:g}",
+                percent(system.scores.answer_rate),
+                percent(system.scores.conditional_accuracy),
+                percent(grounded.answer_rate) if grounded else NOT_AVAILABLE,
+                percent(grounded.conditional_accuracy) if grounded else NOT_AVAILABLE,
+                points or NOT_AVAILABLE,
+            ]
+        )
+    return Table(
+        title="Abstention: answer rate vs conditional accuracy",
+        header=["System", "T", "Answer rate %", "Cond. acc. %", "Answer rate % (grounded)", "Cond. acc. % (grounded)",
+                "Self-consistency over runs: agreement: answer rate / cond. acc. %"],
+        rows=rows,
+        footnote=(
+            "Grounded: a True/False answer that cites no fact of the KG counts as None. Self-consistency (systems with "
+            "several runs): a question counts as answered when at least that share of its runs give the same answer."
+        ),
+    )
+
+
+def perturbation_table(systems: list[SystemReport]) -> Table:
+    """Does each strategy follow the graph? Its answers on perturbed KGs against the unperturbed run."""
+    rows = []
+    for effect in perturbation_effects(systems):
+        share = (lambda count: f"{count / effect.compared * 100:.1f}") if effect.compared else (lambda count: NOT_AVAILABLE)
+        rows.append(
+            [
+                effect.baseline.label,
+                effect.system.config.perturbation,
+                f"{effect.system.config.temperature:g}",
+                str(effect.compared),
+                str(effect.not_applied),
+                share(effect.abstained),
+                share(effect.changed),
+                share(effect.correct),
+            ]
+        )
+    return Table(
+        title="Perturbed KGs: does the answer follow the graph?",
+        header=["System", "Perturbation", "T", "Compared", "Not applicable", "Abstained %", "Changed %", "Correct %"],
+        rows=rows,
+        footnote=(
+            "Each perturbed run against the same system on the unperturbed KG, over the questions where the "
+            "perturbation applied. remove-gold: a grounded strategy should abstain. replace-tail: a grounded "
+            "answer should change. add-conflict: the graph contradicts itself. Correct: by the original gold answer."
+        ),
+    )
+
+
+def report_tables(systems: list[SystemReport]) -> list[Table]:
+    """Every table of a report, in order (the perturbation table only when perturbed runs are present)."""
+    tables = [results_table(systems), evidence_table(systems), abstention_table(systems)]
+    if any(system.config.perturbation != "none" for system in systems):
+        tables.append(perturbation_table(systems))
+    return [*tables, strategy_table(systems)]
+
+
+def _fraction(value: float | None) -> str:
+    return NOT_AVAILABLE if value is None else f"{value * 100:.1f}"
+
+
 def notes(systems: list[SystemReport]) -> list[str]:
     return [f"{system.label} (T={system.config.temperature:g}): {note}" for system in systems for note in system.notes]
 
@@ -132,7 +242,7 @@ def to_html(tables: list[Table], notes: list[str], images: list[Path]) -> str:
 def write_report(systems: list[SystemReport], path: Path, as_html: bool) -> list[Path]:
     """Write the report document and its plots (PNG files beside it); return every file written."""
     images = save_plots(systems, path.with_suffix(""))
-    tables = [results_table(systems), strategy_table(systems)]
+    tables = report_tables(systems)
     render = to_html if as_html else to_markdown
     path.write_text(render(tables, notes(systems), images), encoding="utf-8")
     return [path, *images]

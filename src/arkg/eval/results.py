@@ -15,6 +15,8 @@ from typing import Any, BinaryIO, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from arkg.errors import ArkgError
+from arkg.eval.evidence import Evidence
+from arkg.eval.grounding import Grounding
 from arkg.eval.writer_lock import WriterLock, check_not_busy
 from arkg.llm.base import Usage
 from arkg.paths import check_writable_file
@@ -46,6 +48,7 @@ class RunConfig(BaseModel):
     seed: int
     max_tokens: int
     settings: dict[str, Any] = {}
+    perturbation: str = "none"
 
 
 class Record(BaseModel):
@@ -58,7 +61,7 @@ class Record(BaseModel):
     model: str
     settings: dict[str, Any]
     answer: bool | str | None
-    gold: bool
+    gold: bool | int | float | list[str]
     correct: bool
     reasoning_strategies: list[str]
     explanation: str = ""
@@ -66,6 +69,14 @@ class Record(BaseModel):
     elapsed_s: float
     # Set when the strategy failed (e.g. the model produced no valid output); answer is then None.
     error: str | None = None
+    stop_reason: str | None = None
+    cited_triples: list[dict[str, Any]] = []
+    # Gold evidence found and cited (when the question has gold triples), and the grounding checks.
+    evidence: Evidence | None = None
+    grounding: Grounding | None = None
+    # Under a perturbation (RunConfig.perturbation): what was changed in this question's KG; empty when
+    # the perturbation could not apply to it.
+    perturbation: list[str] | None = None
     trace: Any = None
 
     @property

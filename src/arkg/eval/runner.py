@@ -20,9 +20,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from arkg.agents import AnswerKind, Query, RunOptions, RunStopped, Strategy
+from arkg.agents import AnswerKind, Query, Result, RunOptions, RunStopped, Strategy
 from arkg.errors import ArkgError, ModelUnavailable
-from arkg.eval.colota import Question
+from arkg.eval.dataset import Question
+from arkg.eval.scoring import is_correct
+from arkg.eval.evidence import assess_evidence
+from arkg.eval.grounding import check_grounding
+from arkg.eval.question_graphs import Perturbation, QuestionSetup
+from arkg.graph.model import KnowledgeGraph
 from arkg.eval.results import Record, ResultsWriter, RunConfig
 from arkg.llm.base import Sampling, Usage
 
@@ -89,7 +94,7 @@ def plan_tasks(questions: Sequence[Question], runs: int, seed: int) -> list[Task
 
 def run_evaluation(
     questions: Sequence[Question],
-    strategy: Strategy,
+    strategy: Strategy | QuestionSetup,
     config: RunConfig,
     out: Path,
     *,
@@ -99,10 +104,15 @@ def run_evaluation(
     on_progress: ProgressCallback | None = None,
     stop: threading.Event | None = None,
     max_unavailable: int = DEFAULT_MAX_UNAVAILABLE,
+    kg: KnowledgeGraph | None = None,
 ) -> RunSummary:
     """Answer every (question, run) not yet in `out`; finished work is kept whatever stops the run.
 
     max_unavailable: stop after this many questions in a row failed with ModelUnavailable (0: never).
+    strategy: one strategy for every question, or a QuestionSetup that gives each question the
+    strategy over its own KG (per-question graphs, snapshots, perturbations).
+    kg: the KG a single strategy runs on; each record then says whether the cited triples are in it,
+    and which gold triples it lacks.
     """
     if runs < 1 or concurrency < 1 or max_unavailable < 0:
         raise ArkgError(
@@ -112,6 +122,7 @@ def run_evaluation(
     if not questions:
         raise ArkgError("no questions to evaluate")
     stop = stop or threading.Event()
+    setup = strategy if isinstance(strategy, QuestionSetup) else QuestionSetup(lambda _: strategy, shared=kg)
     started = time.monotonic()
     with ResultsWriter(out, config, resume=resume) as writer:
         previous = writer.previous
@@ -141,7 +152,7 @@ def run_evaluation(
             report()
 
         report()
-        _execute(tasks, lambda task: _answer(task, strategy, config, stop), finish, concurrency, stop, summary)
+        _execute(tasks, lambda task: _answer(task, setup, config, stop), finish, concurrency, stop, summary)
         if stop.is_set() and summary.stopped is None and summary.done < summary.total:
             summary.stopped = StopReason.INTERRUPTED
         report()
@@ -191,20 +202,18 @@ def _execute(
     pool.shutdown()
 
 
-def _answer(task: Task, strategy: Strategy, config: RunConfig, stop: threading.Event) -> _Outcome:
+def _answer(task: Task, setup: QuestionSetup, config: RunConfig, stop: threading.Event) -> _Outcome:
     sampling = Sampling(temperature=config.temperature, seed=task.seed, max_tokens=config.max_tokens)
     question = task.question
-    # Every CoLoTa entry, question or claim, is answered True / False / None.
-    query = Query(text=question.text, kind=AnswerKind.YES_NO, claim=question.claim)
+    # The gold answer says what kind of answer is asked for: yes/no (also for claims) or open.
+    kind = AnswerKind.YES_NO if question.yes_no else AnswerKind.OPEN
+    query = Query(text=question.text, kind=kind, claim=question.claim)
     started = time.perf_counter()
-    try:
-        result = strategy.ask(query, RunOptions(sampling=sampling, cancel=stop))
-        answer, explanation, usage, error = result.answer, result.explanation, result.usage, None
-        trace = result.model_dump(mode="json")["trace"]
-        unavailable = False
-    except ArkgError as failure:
-        answer, explanation, usage, error, trace = None, "", Usage(), f"{type(failure).__name__}: {failure}", None
-        unavailable = isinstance(failure, ModelUnavailable)
+    with setup.assign(question) as assignment:
+        result, error, unavailable = _ask(assignment.strategy, query, RunOptions(sampling=sampling, cancel=stop))
+        kg = assignment.kg
+        evidence = None if result is None else assess_evidence(question.triples, question.entities, result, kg)
+        grounding = None if result is None else check_grounding(result, kg)
     record = Record(
         question_id=question.id,
         run=task.run,
@@ -212,14 +221,27 @@ def _answer(task: Task, strategy: Strategy, config: RunConfig, stop: threading.E
         strategy=config.strategy,
         model=config.model,
         settings=config.settings,
-        answer=answer,
+        answer=None if result is None else result.answer,
         gold=question.answer,
-        correct=answer == question.answer,
+        correct=result is not None and is_correct(result.answer, question.answer),
         reasoning_strategies=list(question.strategies),
-        explanation=explanation,
-        usage=usage,
+        explanation="" if result is None else result.explanation,
+        usage=Usage() if result is None else result.usage,
         elapsed_s=round(time.perf_counter() - started, 3),
         error=error,
-        trace=trace,
+        stop_reason=None if result is None else result.stop_reason,
+        cited_triples=[] if result is None else result.cited_triples,
+        evidence=evidence,
+        grounding=grounding,
+        perturbation=assignment.changes if setup.perturbation is not Perturbation.NONE else None,
+        trace=None if result is None else result.model_dump(mode="json")["trace"],
     )
     return _Outcome(record, unavailable)
+
+
+def _ask(strategy: Strategy, query: Query, options: RunOptions) -> tuple[Result | None, str | None, bool]:
+    """The result, or the error that ended the question and whether the model server was unreachable."""
+    try:
+        return strategy.ask(query, options), None, False
+    except ArkgError as failure:
+        return None, f"{type(failure).__name__}: {failure}", isinstance(failure, ModelUnavailable)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -11,13 +12,20 @@ from typing import Any, Mapping, Sequence
 from pydantic import ValidationError
 
 from arkg.agents import Strategy, build_strategy, strategy_info, strategy_settings
+from arkg.agents.abstention import Abstaining, Abstention
 from arkg.errors import ArkgError
-from arkg.eval.colota import Dataset, Question, build_graph, load_dataset
+from arkg.eval.dataset import Dataset, Question, build_graph
+from arkg.eval.datasets import open_dataset
+from arkg.eval.question_graphs import Perturbation, QuestionSetup, SnapshotCache
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
 from arkg.graph import open_graph
 from arkg.graph.model import KnowledgeGraph
+from arkg.graph.sparql import SparqlGraph, fetch_snapshot
 from arkg.llm.base import Sampling
 from arkg.llm.spec import open_model, parse_model_spec
+
+# RunConfig.kg when every question runs on a graph of its own.
+PER_QUESTION_KG = "per-question"
 
 
 @dataclass
@@ -25,12 +33,25 @@ class EvalPlan:
     dataset: Dataset
     questions: list[Question]
     config: RunConfig
-    strategy: Strategy
+    setup: QuestionSetup
     concurrency: int
     kg: KnowledgeGraph | None
     # Setting it stops the run at the next model call (the strategies check it before each call).
     stop: threading.Event
     notices: list[str] = field(default_factory=list)
+
+    def prefetch(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Fetch the per-question snapshots not cached yet (before the run, so that questions never wait
+        on the endpoint); returns how many were fetched. Interrupted, it keeps every finished one."""
+        cache = self.setup.snapshots
+        if cache is None:
+            return 0
+        missing = [question for question in self.questions if not cache.path(question).is_file()]
+        for done, question in enumerate(missing, 1):
+            cache.ensure(question)
+            if progress is not None:
+                progress(done, len(missing))
+        return len(missing)
 
     def close(self) -> None:
         if self.kg is not None:
@@ -47,17 +68,22 @@ def plan_evaluation(
     max_tokens: int | None = None,
     settings: Mapping[str, Any] | None = None,
     db: str | None = None,
+    neighbourhoods: Path | None = None,
+    perturbation: Perturbation = Perturbation.NONE,
     ids: Sequence[str] = (),
     limit: int | None = None,
     concurrency: int = 1,
     cache: bool = True,
     timeout: float | None = None,
     retries: int | None = None,
+    abstention: Abstention | None = None,
 ) -> EvalPlan:
-    """Load the data set and model, open the KG (the data set's gold triples unless `db` names a
-    store) and build the registered strategy with `settings`; the in-process llama.cpp model runs one
-    question at a time.
+    """Load the data set and model, decide the KG each question runs on, and build the strategy.
 
+    KG: the questions' own graphs when the data set has them (ARK-V1 per-question files); else, with
+    `neighbourhoods`, one snapshot per question of the 1-hop neighbourhood of its entities (fetched
+    from the SPARQL endpoint `db` where not cached yet); else the store or endpoint `db`; else the
+    union of the data set's gold triples. `perturbation` alters each question's KG (arkg.eval.question_graphs).
     timeout (seconds per model request) and retries go to the model's backend (see open_model).
     """
     try:
@@ -66,27 +92,65 @@ def plan_evaluation(
         raise ArkgError(f"temperature {temperature}: {error.errors()[0]['msg']}") from None
     info = strategy_info(strategy)
     typed_settings = strategy_settings(strategy, settings)
-    dataset = load_dataset(dataset_path)
+    dataset = open_dataset(dataset_path)
     questions = dataset.select(ids, limit)
     notices = []
     if parse_model_spec(model_spec).backend == "llamacpp" and concurrency > 1:
         notices.append("the in-process llama.cpp model answers one call at a time: running with concurrency 1")
         concurrency = 1
     model = open_model(model_spec, cache=None if cache else False, timeout=timeout, retries=retries)
-    kg: KnowledgeGraph | None = None
-    if info.uses_kg:
-        kg = open_graph(db) if db else build_graph(dataset)
+    kg, snapshots, kg_label = _knowledge_graph(dataset, questions, info.uses_kg, db, neighbourhoods)
+
+    def build(graph: KnowledgeGraph | None) -> Strategy:
+        agent = build_strategy(strategy, model, graph, typed_settings)
+        return Abstaining(agent, abstention) if abstention is not None and abstention.active else agent
+
+    setup = QuestionSetup(
+        build,
+        shared=kg,
+        base=dataset.triples if kg_label == GOLD_KG else None,
+        snapshots=snapshots,
+        perturbation=perturbation,
+        uses_kg=info.uses_kg,
+    )
     config = RunConfig(
         dataset=dataset_path.name,
         dataset_sha256=hashlib.sha256(dataset_path.read_bytes()).hexdigest(),
-        kg=(db or GOLD_KG) if info.uses_kg else NO_KG,
+        kg=kg_label,
         strategy=strategy,
         model=model.name,
         model_identity=getattr(model, "identity", model.name),
         temperature=temperature,
         seed=seed,
         max_tokens=max_tokens or info.max_tokens,
-        settings=typed_settings.model_dump(mode="json"),
+        settings={
+            **typed_settings.model_dump(mode="json"),
+            **({"abstention": abstention.model_dump(mode="json")} if abstention and abstention.active else {}),
+        },
+        perturbation=perturbation.value,
     )
-    agent = build_strategy(strategy, model, kg, typed_settings)
-    return EvalPlan(dataset, questions, config, agent, concurrency, kg, threading.Event(), notices)
+    return EvalPlan(dataset, questions, config, setup, concurrency, kg, threading.Event(), notices)
+
+
+def _knowledge_graph(
+    dataset: Dataset, questions: list[Question], uses_kg: bool, db: str | None, neighbourhoods: Path | None
+) -> tuple[KnowledgeGraph | None, SnapshotCache | None, str]:
+    """The shared KG (if any), the snapshot cache (if any), and how the results file names the KG."""
+    if not uses_kg:
+        return None, None, NO_KG
+    if any(question.graph is not None for question in questions):
+        if db or neighbourhoods:
+            raise ArkgError(f"{dataset.path} brings a graph for each question: --db and --neighbourhoods do not apply")
+        return None, None, PER_QUESTION_KG
+    if neighbourhoods is not None:
+        fetch = None
+        if db:
+            endpoint = open_graph(db)
+            if not isinstance(endpoint, SparqlGraph):
+                endpoint.close()
+                raise ArkgError(f"--neighbourhoods fetches from a SPARQL endpoint: --db {db} is not one (wikidata:URL or rdf:URL)")
+            fetch = lambda seeds, target: fetch_snapshot(endpoint, seeds, 1, target)  # noqa: E731
+        return None, SnapshotCache(neighbourhoods, fetch), f"{PER_QUESTION_KG}:{neighbourhoods}"
+    if db:
+        return open_graph(db), None, db
+    return build_graph(dataset), None, GOLD_KG

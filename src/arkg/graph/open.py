@@ -9,19 +9,23 @@ from arkg.graph.model import KnowledgeGraph
 from arkg.graph.sparql import SCHEMAS, SparqlGraph
 from arkg.graph.sqlite_store import SQLiteGraph
 
+SAMPLE = "sample"
+"""The spec that names the bundled sample KG (a store file called so is `./sample`)."""
 
-def open_graph(spec: str | Path | None) -> KnowledgeGraph:
+
+def open_graph(spec: str | Path | None, *, read_only: bool = False) -> KnowledgeGraph:
     """Open the KG a spec names.
 
-    - None: the bundled sample KG, loaded into an in-memory store;
+    - None or "sample": the bundled sample KG, loaded into an in-memory store;
     - `wikidata:URL` or `rdf:URL`: a SPARQL endpoint read with that schema (English labels);
-    - a path: an existing arkg SQLite store (never created here: a typo must not yield an empty KG).
+    - a path: an existing arkg SQLite store (never created here: a typo must not yield an empty KG),
+      opened so that nothing can write to it when `read_only` (SPARQL endpoints are only ever read).
     """
-    if spec is None:
+    if spec is None or (isinstance(spec, str) and spec == SAMPLE):
         graph = SQLiteGraph()
         graph.load(sample_graph_path())
         return graph
     schema, _, endpoint = str(spec).partition(":")
     if schema in SCHEMAS and endpoint:
         return SparqlGraph(endpoint, schema)
-    return SQLiteGraph(spec, create=False)
+    return SQLiteGraph(spec, create=False, read_only=read_only)

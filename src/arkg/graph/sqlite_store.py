@@ -11,6 +11,10 @@ optional JSON object of props.
     entity_search                 FTS5 trigram index of folded entity names (search_entities)
     sources                       the files loaded, by content digest (lets a repeated load be skipped)
     meta                          bookkeeping (how far entity_search is built)
+
+Writers take SQLite's write lock for a whole transaction (BEGIN IMMEDIATE); a second writer, e.g.
+another `arkg kg load` into the same file, waits for it (LOCK_TIMEOUT at most), so that two loads of
+the same file at once load it once: the "already loaded" check runs inside the write transaction.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
+import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -36,6 +42,11 @@ from arkg.graph.model import Direction, KGStats, Match, PropValue, Triple
 APPLICATION_ID = 0x61726B67  # "arkg": marks a SQLite file as an arkg store
 SCHEMA_VERSION = 1
 BATCH_SIZE = 20_000
+# How long a writer waits for another connection's write transaction. A load of 10M triples holds
+# the lock for about two minutes; a wait of a few seconds would fail loads that only had to queue.
+LOCK_TIMEOUT = 600.0
+_READ_BUSY_MS = 5_000  # a reader waits this long for a commit in progress (Python's default)
+_POLL_BUSY_MS = 200  # a writer's wait for the lock, cut into steps so Ctrl-C and the timeout get through
 
 _TABLES = """
 CREATE TABLE entities (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
@@ -126,51 +137,109 @@ class SQLiteGraph:
 
     `SQLiteGraph()` is an empty in-memory store; `SQLiteGraph("kg.db")` opens that file, creating
     an empty store when it does not exist (pass `create=False` to require an existing store).
-    A connection may be shared by threads that read.
+    A connection may be shared by threads that read. `read_only=True` opens an existing store so that
+    nothing can change it (SQLite refuses every write).
+
+    A write waits up to `lock_timeout` seconds while another connection writes to the same file,
+    calling `on_lock_wait` once when it starts to wait (e.g. to tell the user why nothing happens).
     """
 
-    def __init__(self, path: str | Path = ":memory:", *, create: bool = True) -> None:
+    def __init__(
+        self,
+        path: str | Path = ":memory:",
+        *,
+        create: bool = True,
+        read_only: bool = False,
+        lock_timeout: float = LOCK_TIMEOUT,
+        on_lock_wait: Callable[[], None] | None = None,
+    ) -> None:
         self.path = str(path)
+        self.read_only = read_only
+        self._lock_timeout = lock_timeout
+        self._on_lock_wait = on_lock_wait
         self._folded_names: tuple[int, list[str], list[str]] | None = None
         in_memory = self.path == ":memory:"
-        exists = not in_memory and Path(path).is_file() and Path(path).stat().st_size > 0
-        if not in_memory and not exists and not create:
-            raise ArkgError(f"{self.path}: no such KG store; create one with `arkg kg load FILE --db {self.path}`")
+        if not in_memory:
+            check_store_path(Path(path), create and not read_only)
+        target, uri = (Path(path).resolve().as_uri() + "?mode=ro", True) if read_only else (self.path, False)
         try:
-            self._conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            self._conn = sqlite3.connect(
+                target, isolation_level=None, check_same_thread=False, timeout=_READ_BUSY_MS / 1000, uri=uri
+            )
         except sqlite3.Error as error:
             raise ArkgError(f"{self.path}: cannot open the KG store ({error})") from None
         try:
+            self._identity = None if in_memory else _file_identity(self.path)
             self._prepare()
         except BaseException:
             self._conn.close()
             raise
 
     def _prepare(self) -> None:
+        application_id = self._check_schema()
+        self._conn.executescript("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
+        if application_id != APPLICATION_ID:
+            with self._write_transaction():
+                # Checked again under the lock: another process may have created the tables meanwhile.
+                if self._check_schema() != APPLICATION_ID:
+                    for statement in (*_TABLES.split(";"), *_LOOKUP_INDEXES.values()):
+                        if statement.strip():
+                            self._conn.execute(statement)
+                    self._conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self._conn.create_function("arkg_fold", 1, fold, deterministic=True)
+
+    def _check_schema(self) -> int:
+        """The file's application id, after checking that it is an arkg store of this version, or empty."""
         try:
             application_id = self._conn.execute("PRAGMA application_id").fetchone()[0]
             has_tables = self._conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0] > 0
+        except sqlite3.OperationalError as error:
+            if _busy(error):
+                raise ArkgError(
+                    f"{self.path}: the KG store stayed locked by another process for over"
+                    f" {_READ_BUSY_MS / 1000:.0f} s; try again when it has finished writing"
+                ) from None
+            raise ArkgError(f"{self.path}: cannot read the KG store ({error})") from None
         except sqlite3.DatabaseError:
             raise ArkgError(f"{self.path}: not an arkg KG store (not an SQLite database)") from None
         if application_id == APPLICATION_ID:
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
             if version != SCHEMA_VERSION:
                 raise ArkgError(f"{self.path}: KG store schema version {version}, this arkg reads {SCHEMA_VERSION}")
-        elif has_tables or application_id != 0:
+        elif has_tables or application_id != 0 or self.read_only:
             raise ArkgError(f"{self.path}: not an arkg KG store (an SQLite database with other tables)")
-        self._conn.executescript("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
-        if application_id != APPLICATION_ID:
-            indexes = "".join(f"{statement};\n" for statement in _LOOKUP_INDEXES.values())
-            self._conn.executescript(
-                f"BEGIN; {_TABLES} {indexes} PRAGMA application_id = {APPLICATION_ID};"
-                f" PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-            )
-        self._conn.create_function("arkg_fold", 1, fold, deterministic=True)
+        return application_id
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     def close(self) -> None:
         self._conn.close()
+
+    def delete_if_empty(self) -> bool:
+        """Close the store, and delete its file if it holds no triple and no loaded file.
+
+        For a command whose first load failed: it leaves no empty store behind. Nothing is deleted
+        while another connection reads or writes the file; one that waits to write to it finds the
+        file gone and writes nothing (see _write_transaction). Returns whether the file was deleted.
+        """
+        deleted = False
+        if self._identity is not None:
+            try:
+                self._conn.execute(f"PRAGMA busy_timeout = {_POLL_BUSY_MS}")
+                self._conn.execute("BEGIN EXCLUSIVE")
+            except sqlite3.OperationalError:
+                self.close()
+                return False
+            try:
+                unused = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM edges) AND NOT EXISTS (SELECT 1 FROM sources)")
+                if unused and _file_identity(self.path) == self._identity:
+                    os.unlink(self.path)  # under the exclusive lock: no other connection is in the middle of a write
+                    deleted = True
+            finally:
+                self._conn.execute("ROLLBACK")
+        self.close()
+        return deleted
 
     def __enter__(self) -> SQLiteGraph:
         return self
@@ -188,31 +257,47 @@ class SQLiteGraph:
         with self._write_transaction():
             return self._bulk_insert(((t.head, t.relation, t.tail, t.props) for t in triples), progress=None)
 
-    def load(self, path: str | Path, format: str | None = None, progress: Callable[[int], None] | None = None) -> int:
+    def load(
+        self,
+        path: str | Path,
+        format: str | None = None,
+        progress: Callable[[int], None] | None = None,
+        *,
+        skip_loaded: bool = False,
+    ) -> int | None:
         """Load a file (format from its extension unless given) in one transaction.
 
         `progress` is called with the number of triples read so far, after each batch. On any
         error the transaction is rolled back, the store is exactly as before, and a LoadError
-        names the file, the line or record, and the reason. Returns the number of triples.
+        names the file, the line or record, and the reason. Returns the number of triples, or
+        None when `skip_loaded` is set and a file with the same content was loaded before. That
+        check is made under the write lock, so two processes loading one file at once load it once.
         """
         path = Path(path)
         format = format or detect_format(path)
         digest = _file_digest(path)
         try:
             with self._write_transaction():
+                if skip_loaded and self._has_digest(digest):
+                    return None
                 count = self._bulk_insert(read_records(path, format), progress)
                 self._conn.execute(
                     "INSERT INTO sources(path, digest, format, triples, loaded_at) VALUES (?, ?, ?, ?, ?)",
                     (str(path.resolve()), digest, format, count, datetime.now(UTC).isoformat(timespec="seconds")),
                 )
         except sqlite3.Error as error:
-            raise LoadError(path, None, f"database error: {error}") from None
+            raise LoadError(path, None, _database_reason(error, self.path)) from None
+        except UnicodeEncodeError as error:  # a reader let text through that SQLite cannot store
+            bad = error.object[error.start : error.end]
+            raise LoadError(path, None, f"holds {bad!r}, which is not text (a lone UTF-16 surrogate)") from None
         return count
 
     def has_loaded(self, path: str | Path) -> bool:
         """True iff a file with exactly this content was loaded before (wherever it lay then)."""
-        row = self._conn.execute("SELECT 1 FROM sources WHERE digest = ?", (_file_digest(Path(path)),)).fetchone()
-        return row is not None
+        return self._has_digest(_file_digest(Path(path)))
+
+    def _has_digest(self, digest: str) -> bool:
+        return self._conn.execute("SELECT 1 FROM sources WHERE digest = ?", (digest,)).fetchone() is not None
 
     def _bulk_insert(self, records: Iterable[Record], progress: Callable[[int], None] | None) -> int:
         """Insert inside the caller's transaction; returns the number of records."""
@@ -236,14 +321,44 @@ class SQLiteGraph:
 
     @contextmanager
     def _write_transaction(self) -> Iterator[None]:
-        self._conn.execute("BEGIN IMMEDIATE")
+        self._lock_for_writing()
         try:
+            if self._identity is not None and _file_identity(self.path) != self._identity:
+                raise ArkgError(
+                    f"{self.path}: the KG store was deleted (an empty store whose first load failed) while this"
+                    " process waited to write to it; run the command again"
+                )
             yield
         except BaseException:
             if self._conn.in_transaction:  # SQLite may already have rolled back (disk full, I/O error)
                 self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
+
+    def _lock_for_writing(self) -> None:
+        """BEGIN IMMEDIATE, waiting up to the lock timeout while another connection writes."""
+        self._conn.execute(f"PRAGMA busy_timeout = {_POLL_BUSY_MS}")
+        try:
+            deadline = None
+            while True:
+                try:
+                    self._conn.execute("BEGIN IMMEDIATE")
+                    return
+                except sqlite3.OperationalError as error:
+                    if not _busy(error):
+                        raise ArkgError(_database_reason(error, self.path)) from None
+                now = time.monotonic()
+                if deadline is None:
+                    deadline = now + self._lock_timeout
+                    if self._on_lock_wait is not None:
+                        self._on_lock_wait()
+                elif now >= deadline:
+                    raise ArkgError(
+                        f"{self.path}: another process has been writing to this KG store for over"
+                        f" {self._lock_timeout:.0f} s; try again when it has finished"
+                    )
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout = {_READ_BUSY_MS}")
 
     # -- reading -----------------------------------------------------------------------------
 
@@ -319,8 +434,8 @@ class SQLiteGraph:
         """Index the entity names added since the last build (search_entities does this on demand)."""
         indexed = self._scalar("SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'")
         newest = self._scalar("SELECT coalesce(max(id), 0) FROM entities")
-        if newest <= indexed:
-            return
+        if newest <= indexed or self.read_only:
+            return  # read-only: search what is indexed (every store `arkg kg load` made is fully indexed)
         with self._write_transaction():
             self._conn.execute(
                 "INSERT INTO entity_search(rowid, name) SELECT id, arkg_fold(name) FROM entities WHERE id > ?",
@@ -438,6 +553,50 @@ def _encode_props(props: dict[str, PropValue]) -> str:
 
 def _decode_props(props: str | None) -> dict[str, PropValue]:
     return json.loads(props) if props else {}
+
+
+def check_store_path(path: Path, create: bool = True) -> None:
+    """An ArkgError that says what to do when `path` cannot be a store (or, with create=False, is none).
+
+    For commands that write a store after long work: they check its path before they start.
+    """
+    if path.is_dir():
+        raise ArkgError(f"{path} is a folder, not a KG store file; name a file, e.g. {path / 'kg.db'}")
+    if path.is_file() and path.stat().st_size > 0:
+        if not os.access(path, os.R_OK):
+            raise ArkgError(f"{path}: no permission to read this KG store")
+        return
+    if not create:
+        raise ArkgError(f"{path}: no such KG store; create one with `arkg kg load FILE --db {path}`")
+    parent = path.parent
+    if not parent.exists():
+        raise ArkgError(f"{path}: the folder {parent} does not exist; create it first (mkdir -p {parent})")
+    if not parent.is_dir():
+        raise ArkgError(f"{path}: {parent} is a file, not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ArkgError(f"{path}: no permission to create a file in {parent}")
+
+
+def _file_identity(path: str) -> tuple[int, int] | None:
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return status.st_dev, status.st_ino
+
+
+def _busy(error: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused because another connection holds a lock."""
+    return getattr(error, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+
+
+def _database_reason(error: sqlite3.Error, store: str) -> str:
+    code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+    if code == sqlite3.SQLITE_READONLY:
+        return f"the KG store {store} is read-only (no permission to write to it, or to its folder)"
+    if code == sqlite3.SQLITE_FULL:
+        return f"the disk holding {store} is full"
+    return f"database error in {store}: {error}"
 
 
 def _file_digest(path: Path) -> str:

@@ -14,7 +14,6 @@ from arkg.agents.ark.trace import AnchorAttempt, RelationAttempt
 from arkg.cli import app
 from arkg.graph import SAMPLE_QUESTIONS, open_graph
 from arkg.graph.model import Triple
-from arkg.llm.base import Sampling
 
 pytestmark = pytest.mark.slow
 SHORT = {"k_max": 2, "c_max": 2}

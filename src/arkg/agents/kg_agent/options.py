@@ -3,14 +3,14 @@
 Each tool proposes argument lists from what the memory holds (its `suggest`, or one derived from
 its parameter types): only variables of the right kind, relations the current KG information
 offers for that entity set and direction, entity names seen in the memory or the question, and
-numbers written in the question. The tools' lists are merged round-robin (the best option of each
+numbers written in the question. A call the program has made already is left out: tools are
+deterministic, so it would only bind the same value again. The tools' lists are merged round-robin (the best option of each
 tool, then the second of each, ...), so a cap keeps the likeliest calls of every tool. Every option
 is a canonical line that parses and runs without a ToolError.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -51,6 +51,11 @@ class OptionContext:
         if info is None:
             return ()
         return info.out if direction == Direction.OUT else info.incoming
+
+    @cached_property
+    def calls_made(self) -> set[tuple[str, tuple[Arg, ...], tuple[tuple[str, Arg], ...]]]:
+        """The program's calls so far, without the variables they bind."""
+        return {(step.call.tool, step.call.args, step.call.kwargs) for step in self.memory.steps}
 
     @cached_property
     def variables(self) -> list[tuple[VarRef, Value]]:
@@ -138,7 +143,9 @@ def _lines(tool: Tool, context: OptionContext) -> Iterator[str]:
     suggest = tool.suggest or suggest_from_types
     variable = context.memory.next_variable
     for arguments in suggest(tool, context):
-        yield tool.call(variable, arguments).text()
+        call = tool.call(variable, arguments)
+        if (call.tool, call.args, call.kwargs) not in context.calls_made:
+            yield call.text()
 
 
 def _round_robin(streams: list[Iterator[str]]) -> Iterator[str]:
@@ -187,9 +194,3 @@ def suggest_from_types(tool: Tool, context: OptionContext) -> Iterator[dict[str,
             yield from extend(rest, {**chosen, first.name: arg})
 
     yield from extend(tuple(param for param in tool.params if param.required), {})
-
-
-def pairs(items: list[Arg]) -> Iterator[tuple[Arg, Arg]]:
-    """Ordered pairs of distinct items: (earlier, later) ones first, then the reversed ones."""
-    yield from itertools.combinations(items, 2)
-    yield from ((b, a) for a, b in itertools.combinations(items, 2))

@@ -46,18 +46,29 @@ def render_memory(
     *,
     constrained: bool = False,
     feedback: tuple[str, str] | None = None,
+    yes_no: bool = False,
+    claim: bool = False,
 ) -> str:
-    """The planner prompt for the memory's next line; `feedback` is (the failed line, the error)."""
+    """The planner prompt for the memory's next line; `feedback` is (the failed line, the error).
+
+    `yes_no` adds that the program must end on a judge result; `claim` (a claim is answered yes or
+    no too) names the input a claim. With neither, the prompt is that of an open question.
+    """
     prompt = planner_prompt()
+    noun = "claim" if claim else "question"
+    verdict = prompt.part(f"verdict_{noun}") if yes_no or claim else ""
     program = render_program(memory)
     kg_info = [render_focus(info) for info in memory.kg_info]
     failed = prompt.part("feedback", line=clip(one_line(feedback[0]), 200), error=one_line(feedback[1])) if feedback else ""
     return prompt.render(
+        task=prompt.part(f"task_{noun}"),
         tools=toolbox.docs(),
+        noun_title=noun.capitalize(),
         question=one_line(memory.question),
         topic_entities=", ".join(_text(name) for name in memory.topic_entities) or "none",
         kg_info="\n".join(kg_info) or prompt.part("no_kg_info"),
         program="\n".join(program) or prompt.part("no_program"),
         feedback=failed,
+        verdict=verdict,
         instruction=prompt.part("constrained" if constrained else "free", variable=memory.next_variable),
     )

@@ -6,6 +6,8 @@ names come from the tool, so a suggestion can serve any tool of the same shape.
 
 from __future__ import annotations
 
+import itertools
+
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -38,10 +40,9 @@ def suggest_variables(*kinds: ValueKind) -> Callable[[Tool, OptionContext], Sugg
 
 
 def suggest_pairs(tool: Tool, context: OptionContext) -> Suggestions:
-    from arkg.agents.kg_agent.options import pairs
-
+    """Each unordered pair of entity sets once (earlier set first): intersect and union are symmetric."""
     a, b = _names_of(tool)[:2]
-    for left, right in pairs(list(context.entity_sets)):
+    for left, right in itertools.combinations(list(context.entity_sets), 2):
         yield {a: left, b: right}
 
 

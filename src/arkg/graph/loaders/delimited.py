@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from arkg.errors import LoadError
-from arkg.graph.loaders._common import Record, utf8_lines
+from arkg.graph.loaders._common import Record, quoted, utf8_lines
 
 _REQUIRED = ("head", "relation", "tail")
 
@@ -53,7 +53,8 @@ def _read(path: Path, delimiter: str, quoting: int) -> Iterator[Record]:
 def _required_positions(columns: list[str], path: Path) -> list[int]:
     duplicates = sorted({column for column in columns if columns.count(column) > 1})
     if duplicates:
-        raise LoadError(path, "line 1", f"duplicate column(s) in the header: {', '.join(duplicates)}")
+        names = ", ".join(quoted(column, 40) for column in duplicates[:5])
+        raise LoadError(path, "line 1", f"duplicate column(s) in the header: {names}")
     missing = [column for column in _REQUIRED if column not in columns]
     if missing:
         raise LoadError(path, "line 1", f"the header must name head, relation and tail; missing: {', '.join(missing)}")

@@ -1,0 +1,102 @@
+"""The typed record of one `kg-agent` run: the topic entities, every attempt at a line (with the
+executor's step record when it ran), and how the program ended.
+
+Events are appended in the order they happen and handed to the live callback as they are; the
+trace exports to JSON with `trace.model_dump_json()` and renders with `arkg.cli.render`.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field, computed_field
+
+from arkg.agents.kg_agent.record import StepRecord
+from arkg.agents.kg_agent.settings import KgAgentSettings
+from arkg.agents.kg_agent.values import ValueKind
+from arkg.agents.run import BUDGET_SPENT
+from arkg.agents.strategy import Answer
+from arkg.agents.trace import ModelCall, total_usage
+from arkg.graph.model import Triple
+from arkg.llm.base import Usage
+
+PURPOSE = "line"  # the ModelCall purpose of every planner call
+
+
+class StopReason(str, Enum):
+    DONE = "the program ended"
+    MAX_STEPS = "the step limit (max_steps) was reached before the program ended"
+    C_MAX = "c_max attempts in a row wrote no line that could run"
+    NO_OPTIONS = "no valid next line was left to choose"
+    BUDGET = BUDGET_SPENT
+
+
+class TopicEntities(BaseModel):
+    kind: Literal["topic"] = "topic"
+    entities: list[str]  # linked from the question, in the memory from the start
+
+
+class LineAttempt(BaseModel):
+    """One model call for program line `step`: what it wrote and what running it gave.
+
+    `record` is the executor's step record when the line ran; otherwise `error` says why not, and
+    the next attempt is shown it as feedback."""
+
+    kind: Literal["line"] = "line"
+    step: int
+    attempt: int
+    options: int = 0  # valid lines offered (constrained mode); 0 in free mode
+    line: str  # the line as taken from the reply
+    record: StepRecord | None = None
+    error: str | None = None
+    call: ModelCall
+
+    @computed_field
+    @property
+    def valid(self) -> bool:
+        return self.record is not None
+
+
+class ProgramEnd(BaseModel):
+    """How the run ended: the answer read from the program's end value, and why it stopped."""
+
+    kind: Literal["end"] = "end"
+    stop_reason: str
+    answer: Answer
+    value_kind: ValueKind | None = None  # of the value end returned (None: the program did not end)
+    value: list[str] = []  # its items as text (entities, or the one number / verdict)
+    # Why the answer is not the end value as it stands (e.g. a yes/no question ended on entities).
+    note: str | None = None
+
+
+Event = Annotated[TopicEntities | LineAttempt | ProgramEnd, Field(discriminator="kind")]
+
+
+class KgAgentTrace(BaseModel):
+    question: str
+    yes_no: bool
+    claim: bool = False
+    model: str
+    settings: KgAgentSettings
+    events: list[Event] = []
+    cited_triples: list[Triple] = []
+
+    @property
+    def calls(self) -> list[ModelCall]:
+        return [event.call for event in self.events if isinstance(event, LineAttempt)]
+
+    @property
+    def program(self) -> list[str]:
+        """The lines that ran, in order (canonical text)."""
+        return [event.record.call for event in self.events if isinstance(event, LineAttempt) and event.record is not None]
+
+    @computed_field
+    @property
+    def invalid_attempts(self) -> int:
+        return sum(1 for event in self.events if isinstance(event, LineAttempt) and not event.valid)
+
+    @computed_field
+    @property
+    def usage(self) -> Usage:
+        return total_usage(self.calls)

@@ -1,0 +1,21 @@
+"""R³ (Toroghi et al., 2024): surface a commonsense axiom as typed premises, ground each on KG facts."""
+
+from __future__ import annotations
+
+from arkg.agents.r3.agent import NAME, R3
+from arkg.agents.r3.replies import MAX_REPLY_TOKENS
+from arkg.agents.r3.settings import R3Settings
+from arkg.agents.strategy import StrategyInfo, register
+
+register(
+    StrategyInfo(
+        name=NAME,
+        summary="R³: state a commonsense axiom as premises, judge each on the KG facts it cites; expand, or branch",
+        settings=R3Settings,
+        build=lambda model, kg, settings: R3(kg, model, settings),
+        # Enough for the longest reply the bounded reply schemas allow (r3.replies), so none is cut off.
+        max_tokens=MAX_REPLY_TOKENS,
+    )
+)
+
+__all__ = ["R3", "R3Settings"]

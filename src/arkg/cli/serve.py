@@ -1,0 +1,113 @@
+"""`arkg serve`: the question page and HTTP API over one KG and one model (see arkg.server)."""
+
+from __future__ import annotations
+
+import ipaddress
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from arkg.agents import REGISTRY, strategy_info
+from arkg.cli.errors import user_errors
+from arkg.cli.options import Retries, Timeout
+from arkg.errors import ArkgError
+from arkg.graph import open_graph
+from arkg.session import Session
+
+TOKEN_VARIABLE = "ARKG_SERVE_TOKEN"
+
+
+def serve(
+    db: Annotated[
+        str | None,
+        typer.Option("--db", help="The KG (opened read-only): an arkg SQLite store, or wikidata:URL / rdf:URL. Default: the bundled sample KG."),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option("--model", help="The model spec, as for `arkg ask`. Default: the bundled SmolLM2-135M."),
+    ] = None,
+    strategy: Annotated[
+        str, typer.Option("--strategy", "-s", help=f"The page's default strategy: {', '.join(REGISTRY)}.")
+    ] = "ark",
+    host: Annotated[
+        str, typer.Option(help="Address to listen on. Any other than loopback requires a token.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            envvar=TOKEN_VARIABLE,
+            help=f"Require this token on every request (also from ${TOKEN_VARIABLE}). Default: none on loopback, "
+            "a random one printed at start on any other address.",
+        ),
+    ] = None,
+    traces: Annotated[
+        Path | None,
+        typer.Option(help="The folder whose trace and results files the page may replay (nothing outside it is read). Default: the current folder."),
+    ] = None,
+    queue_size: Annotated[
+        int, typer.Option("--queue-size", min=1, help="Runs that may wait behind the running one; more are refused (503).")
+    ] = 8,
+    timeout: Timeout = None,
+    retries: Retries = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Always call the model; skip the response cache.")] = False,
+) -> None:
+    """Serve a page where people ask questions over the KG and watch the agent explore it, plus its HTTP API."""
+    console = Console()
+    with user_errors():
+        server = _server_modules()
+        strategy_info(strategy)
+        folder = (traces or Path.cwd()).resolve()
+        if not folder.is_dir():
+            raise ArkgError(f"--traces {traces}: no such folder")
+        loopback = _is_loopback(host)
+        if token is not None and not token.strip():
+            raise ArkgError("--token is empty; give a token, or leave the option out")
+        if token is None and not loopback:
+            token = secrets.token_urlsafe(24)
+        with console.status("Opening the knowledge graph and the model"):
+            session = Session(open_graph(db, read_only=True), model, cache=not no_cache, timeout=timeout, retries=retries)
+        config = server.ServerConfig(
+            strategy=strategy,
+            traces=folder,
+            token=token,
+            allowed_hosts=server.LOOPBACK_HOSTS if loopback else None,
+            kg_name=db or "the sample KG",
+            limits=server.Limits(queue_size=queue_size),
+        )
+        with session:
+            app = server.create_app(session, config)
+            shown_host = f"[{host}]" if ":" in host else host
+            url = f"http://{shown_host}:{port}/" + (f"?token={token}" if token else "")
+            console.print(
+                f"Serving [bold]{escape(config.kg_name)}[/bold] with model [bold]{escape(session.model.name)}[/bold]"
+                f" at {escape(url)}  (API docs: /api/docs; trace files from {escape(str(folder))}; Ctrl-C stops)",
+                soft_wrap=True,
+            )
+            server.run(app, host, port)
+
+
+def _server_modules() -> Any:
+    """arkg.server, or an error saying how to install what it needs."""
+    try:
+        from arkg import server
+    except ModuleNotFoundError as error:
+        raise ArkgError(f"arkg serve needs the web extra (missing: {error.name}): pip install 'arkg[web]'") from None
+    return server
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve")(serve)

@@ -1,0 +1,115 @@
+"""What an evaluation runs on, whatever file it came from: questions with gold answers and evidence.
+
+Adapters turn published formats into a Dataset: CoLoTa (arkg.eval.colota), the ARK-V1 per-question
+graphs (arkg.eval.arkv1), arkg's geography questions (arkg.eval.geo); arkg.eval.datasets picks one.
+A question either runs on a KG shared by the whole data set, or carries its own (`graph`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Sequence
+
+from arkg.errors import ArkgError
+from arkg.graph.model import Triple
+from arkg.graph.sqlite_store import SQLiteGraph
+from arkg.text import clip, one_line
+
+# A gold answer: True / False for yes/no questions and claims, a number, or the names that answer it.
+GoldAnswer = bool | int | float | tuple[str, ...]
+
+
+class Effect(str, Enum):
+    """What a problem cost: the whole question, one triple item, or nothing (a note)."""
+
+    QUESTION_SKIPPED = "question skipped"
+    ITEM_SKIPPED = "item skipped"
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Problem:
+    id: str
+    field: str
+    reason: str
+    effect: Effect
+
+    def __str__(self) -> str:
+        return f"{self.id} [{self.field}] {self.effect.value}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    text: str
+    answer: GoldAnswer
+    entities: dict[str, str]  # name -> KG id (e.g. a Wikidata QID; empty when the source has none)
+    strategies: tuple[str, ...]  # tags to break accuracy down by (CoLoTa's reasoning strategies, templates)
+    triples: tuple[Triple, ...]  # gold evidence
+    # A claim to verify (CoLoTa's claim-verification files) rather than a question; answered alike.
+    claim: bool = False
+    # The question's own KG (the ARK-V1 authors' per-question neighbourhoods); None: the data set's KG.
+    graph: tuple[Triple, ...] | None = None
+
+    @property
+    def yes_no(self) -> bool:
+        return isinstance(self.answer, bool)
+
+
+@dataclass
+class Dataset:
+    path: Path
+    entries: int
+    questions: list[Question] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    # The union of the gold triples of every entry (also entries skipped as questions), without repeats.
+    triples: list[Triple] = field(default_factory=list)
+    items_parsed: int = 0
+
+    def question(self, question_id: str) -> Question:
+        [question] = self.select([question_id])
+        return question
+
+    def select(self, ids: Sequence[str] = (), limit: int | None = None) -> list[Question]:
+        """The questions with these ids (all when none given), in file order, at most `limit` of them.
+
+        Selecting nothing is an error: a data set without usable questions, or a limit below 1.
+        """
+        if not self.questions:
+            raise ArkgError(self._nothing_usable())
+        if limit is not None and limit < 1:
+            raise ArkgError(f"limit must be at least 1 (got {limit})")
+        wanted = set(ids)
+        unknown = wanted - {question.id for question in self.questions}
+        if unknown:
+            raise ArkgError(f"{self.path}: no usable question with id(s) {', '.join(sorted(unknown))}")
+        chosen = [question for question in self.questions if not wanted or question.id in wanted]
+        return chosen if limit is None else chosen[:limit]
+
+    def _nothing_usable(self) -> str:
+        if not self.entries:
+            return f"{self.path}: the data set has no entries"
+        skipped = [p for p in self.problems if p.effect is Effect.QUESTION_SKIPPED]
+        shown = "; ".join(one_line(clip(str(problem), 160)) for problem in skipped[:3])
+        more = f" (and {len(skipped) - 3} more)" if len(skipped) > 3 else ""
+        detail = f": {shown}{more}" if skipped else ""
+        return f"{self.path}: none of its {self.entries} entries is a usable question{detail}"
+
+    def summary(self) -> str:
+        skipped = [p for p in self.problems if p.effect is Effect.QUESTION_SKIPPED]
+        lines = [
+            f"{self.path.name}: {self.entries} entries, {len(self.questions)} usable questions, "
+            f"{len({p.id for p in skipped})} skipped; {self.items_parsed} triple items parsed into "
+            f"{len(self.triples)} distinct triples; {len(self.problems)} problem(s):"
+        ]
+        lines += [f"  {problem}" for problem in self.problems]
+        return "\n".join(lines)
+
+
+def build_graph(dataset: Dataset, store: str | Path | None = None) -> SQLiteGraph:
+    """A SQLite KG holding the data set's gold triples: in memory by default, or in the file `store`."""
+    graph = SQLiteGraph(":memory:" if store is None else str(store))
+    graph.add_triples(dataset.triples)
+    return graph

@@ -1,0 +1,102 @@
+"""Evidence metrics against gold triples, and the grounding checks, on hand-computed cases."""
+
+from __future__ import annotations
+
+import pytest
+
+from arkg.agents import Result
+from arkg.agents.ark import ArkAgent, ArkSettings
+from arkg.eval.evidence import assess_evidence, hops_reached, same_fact
+from arkg.eval.grounding import check_grounding
+from arkg.graph.model import Triple
+from arkg.graph.sqlite_store import SQLiteGraph
+from arkg.llm.scripted import ScriptedModel
+
+GOLD = [
+    Triple("Yui Yuigahama", "has pet", "Sablé"),
+    Triple("Sablé", "animal breed", "dachshund"),
+    Triple("Horsens", "population", "59,449"),
+]
+
+
+def result(retrieved: list[Triple], cited: list[Triple], **fields) -> Result:
+    return Result(
+        strategy="test",
+        question="q",
+        answer=fields.pop("answer", True),
+        retrieved_triples=[t.as_dict() for t in retrieved],
+        cited_triples=[t.as_dict() for t in cited],
+        **fields,
+    )
+
+
+def test_recall_and_precision_with_partial_fuzzy_and_missing_matches():
+    retrieved = [
+        Triple("Yui Yuigahama", "has pet", "Sablé"),  # exact
+        Triple("Sable", "Animal Breed", "Dachshund"),  # fuzzy: accents and case
+        Triple("Yui Yuigahama", "occupation", "student"),  # not gold
+    ]
+    cited = [retrieved[1], retrieved[2]]
+    evidence = assess_evidence(GOLD, ["Yui Yuigahama"], result(retrieved, cited), kg=None)
+    assert (evidence.gold, evidence.retrieved, evidence.cited) == (3, 3, 2)
+    assert (evidence.retrieved_gold, evidence.cited_gold, evidence.cited_non_gold) == (2, 1, 1)
+    assert evidence.retrieved_recall == pytest.approx(2 / 3)
+    assert evidence.cited_recall == pytest.approx(1 / 3)
+    assert evidence.citation_precision == 0.5
+    assert evidence.hops == 2  # Yui -> Sablé (hop 1) -> dachshund (hop 2)
+
+
+def test_numbers_match_however_they_are_written_and_near_names_do_not_merge_distinct_facts():
+    assert same_fact(Triple("Horsens", "population", "59,449"), Triple("Horsens", "population", "59449"))
+    assert not same_fact(Triple("Horsens", "population", "59,449"), Triple("Horsens", "population", "59,450"))
+    assert not same_fact(Triple("Ikast", "population", "15,979"), Triple("Horsens", "population", "15,979"))
+
+
+def test_gold_triples_missing_from_the_kg_are_listed_not_dropped():
+    kg = SQLiteGraph()
+    kg.add_triples([Triple("Yui Yuigahama", "has pet", "Sablé"), Triple("Sablé", "animal breed", "Dachshund")])
+    evidence = assess_evidence(GOLD, ["Yui Yuigahama"], result([], []), kg)
+    assert evidence.unmatched_gold == ["(Horsens, population, 59,449)"]
+    assert evidence.retrieved_recall == 0 and evidence.citation_precision is None and evidence.hops == 0
+
+
+def test_hops_count_from_the_question_entities_and_ignore_unconnected_triples():
+    triples = [Triple("A", "r", "B"), Triple("B", "r", "C"), Triple("D", "r", "C"), Triple("X", "r", "Y")]
+    assert hops_reached(["A"], triples) == 3
+    assert hops_reached(["C"], triples) == 2
+    assert hops_reached(["Nobody"], triples) == 0
+
+
+def ark_run(kg: SQLiteGraph):
+    replies = [
+        {"anchor_entity": "Yui Yuigahama"},
+        {"relation": "has pet"},
+        {"cited_keys": ["T1"], "implication": "Her pet is Sablé.", "continue_exploring": False},
+        {"explanation": "Sablé is a dachshund.", "answer": "no"},
+    ]
+    return ArkAgent(kg, ScriptedModel.from_replies(replies), ArkSettings(mode="free")).ask("Is Yui Yuigahama's pet a corgi?")
+
+
+def test_a_real_run_passes_the_grounding_checks():
+    kg = SQLiteGraph()
+    kg.add_triples(GOLD[:2])
+    grounding = check_grounding(ark_run(kg), kg)
+    assert grounding.violations == [] and grounding.basis == "kg"
+
+
+def test_an_injected_grounding_violation_is_caught():
+    kg = SQLiteGraph()
+    kg.add_triples(GOLD[:2])
+    run = ark_run(kg)
+    forged = Triple("Yui Yuigahama", "has pet", "Kamakura")
+    run.cited_triples.append(forged.as_dict())
+    violations = check_grounding(run, kg).violations
+    assert "(Yui Yuigahama, has pet, Kamakura): cited but not in the knowledge graph" in violations
+    assert "(Yui Yuigahama, has pet, Kamakura): cited but never shown to the model" in violations
+
+
+def test_the_basis_of_an_answer():
+    assert result([], []).basis == "neither"
+    assert result([], [], commonsense=["A corgi is a dog breed."]).basis == "commonsense"
+    assert result(GOLD[:1], GOLD[:1], commonsense=["x"]).basis == "kg+commonsense"
+    assert result([], [], answer=None).basis == "no answer"

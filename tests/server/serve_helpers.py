@@ -1,0 +1,106 @@
+"""Helpers of the server tests: scripted models that fit any strategy, and a real server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import uvicorn
+
+from arkg.llm.base import Choice, Message, OutputSpec, Sampling
+from arkg.llm.scripted import ScriptedModel
+
+SAMPLE_QUESTION = "Was Marie Curie born in Warsaw?"
+
+
+def valid_reply(output: OutputSpec, prefer: Sequence[str] = (), **fields: Any) -> Any:
+    """A reply that fits any output spec: a preferred option (else the first), or a JSON object whose
+    fields are given or minimal for the schema (a cited-keys field cites the first key it may)."""
+    if isinstance(output, Choice):
+        return next((option for option in prefer if option in output.options), output.options[0])
+    values = {"string": "unknown", "boolean": False, "array": []}
+    reply: dict[str, Any] = {}
+    for name, schema in output.model_json_schema()["properties"].items():
+        if name in fields:
+            reply[name] = fields[name]
+        elif "enum" in schema:
+            reply[name] = schema["enum"][-1]
+        elif schema.get("type") == "array" and {"enum", "const"} & set(schema.get("items", {})):
+            items = schema["items"]
+            reply[name] = items["enum"][:1] if "enum" in items else [items["const"]]
+        else:
+            reply[name] = values.get(schema.get("type"), "unknown")
+    return reply
+
+
+def curie_model(delay_s: float = 0.0, gate: threading.Event | None = None, name: str = "scripted") -> ScriptedModel:
+    """ARK over the sample KG: anchors on Marie Curie, follows `place of birth`, cites T1, answers yes.
+
+    With a `gate`, every call waits until the gate is set (at most 10 s): a run that stays running."""
+
+    def reply(messages: Sequence[Message], output: OutputSpec, sampling: Sampling) -> Any:
+        if gate is not None:
+            gate.wait(10)
+        time.sleep(delay_s)
+        return valid_reply(
+            output,
+            prefer=("Marie Curie", "place of birth"),
+            implication="Her place of birth is Warsaw.",
+            continue_exploring=False,
+            explanation="The knowledge graph gives Warsaw as her place of birth.",
+            answer="yes",
+        )
+
+    return ScriptedModel(reply, name=name)
+
+
+def read_events(response: Any) -> list[tuple[str, dict[str, Any]]]:
+    """(event, data) pairs of a server-sent event stream, read to its end."""
+    events, kind = [], "message"
+    for line in response.iter_lines():
+        if line.startswith("event:"):
+            kind = line.partition(":")[2].strip()
+        elif line.startswith("data:"):
+            events.append((kind, json.loads(line.partition(":")[2])))
+            kind = "message"
+    return events
+
+
+class LiveServer:
+    """An ASGI app served by uvicorn on 127.0.0.1, on a free port, in a thread of this process."""
+
+    def __init__(self, app: Any) -> None:
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = self.socket.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+        self.socket.close()
+
+
+@contextmanager
+def live_server(app: Any) -> Iterator[LiveServer]:
+    server = LiveServer(app)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
