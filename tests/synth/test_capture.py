@@ -1,5 +1,6 @@
-"""Pairs are the strategies' own calls: the messages a real run of the strategy sends when it is given
-the same replies are exactly the pairs' prompts, and each reply is what the teacher decided."""
+"""Pairs are the strategies' own calls (ARK, KAPING, the KG-Agent planner): the messages a real run of
+the strategy sends when it is given the same replies are exactly the pairs' prompts, and each reply
+is what the teacher decided."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from arkg.agents import AnswerKind, Query, build_strategy
 from arkg.agents.ark import ArkSettings
 from arkg.agents.kaping import KapingSettings
+from arkg.agents.kg_agent import KgAgentSettings
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.graph.model import Direction
 from arkg.llm.base import Message
@@ -17,7 +19,7 @@ from arkg.llm.scripted import ScriptedModel
 from arkg.synth import NotFollowed, Reason, Source, capture, program_for
 from arkg.synth.readings import ProgramReader
 from arkg.synth.routes import RouteStep, route_from_chain
-from arkg.synth.teachers import ArkTeacher, KapingTeacher
+from arkg.synth.teachers import ArkTeacher, KapingTeacher, KgAgentTeacher
 
 
 def _reader(sample: Source, number: int) -> ProgramReader:
@@ -104,3 +106,23 @@ def test_a_gold_reply_the_reply_format_does_not_admit_is_not_followed(sample: So
     teacher = ArkTeacher(too_long, _reader(sample, 0), yes_no=True)
     with pytest.raises(NotFollowed, match="the gold reply does not fit the strategy's reply format"):
         capture("ark", sample.kg, ArkSettings(), _query(sample, 0), teacher)
+
+
+@pytest.mark.parametrize("mode", list(SelectionMode))
+def test_kg_agent_pairs_are_the_planner_calls_of_a_real_run_given_the_same_lines(sample: Source, mode: SelectionMode) -> None:
+    lines = program_for(sample.chains[2], sample.kg).program.lines
+    settings = KgAgentSettings(mode=mode)
+    pairs, result = capture("kg-agent", sample.kg, settings, _query(sample, 2), KgAgentTeacher(lines))
+    assert _replay("kg-agent", sample, settings, _query(sample, 2), [pair.reply for pair in pairs]) == [pair.messages for pair in pairs]
+    written = [pair.reply if mode is SelectionMode.CONSTRAINED else json.loads(pair.reply)["line"] for pair in pairs]
+    assert written == list(lines) and [pair.decision for pair in pairs] == ["line"] * 4
+    assert result.answer is False and result.stop_reason == "the program ended"
+    assert "Program so far:\nv1 = get_tail_entity" in pairs[1].messages[-1].content
+
+
+def test_a_gold_line_the_planner_does_not_offer_is_not_taught(sample: Source) -> None:
+    lines = ('v1 = get_tail_entity(["Marie Curie"], "no such relation")', "v2 = end(v1)")
+    with pytest.raises(NotFollowed, match=r"line 1 `v1 = get_tail_entity\(\[\"Marie Curie\"\], \"no such relation\"\)` is not among"):
+        capture("kg-agent", sample.kg, KgAgentSettings(), _query(sample, 0), KgAgentTeacher(lines))
+    with pytest.raises(NotFollowed, match="the executor rejected gold line 1: "):
+        capture("kg-agent", sample.kg, KgAgentSettings(mode=SelectionMode.FREE), _query(sample, 0), KgAgentTeacher(lines))

@@ -65,7 +65,7 @@ def test_mistakes_are_one_line_naming_what_is_wrong(tmp_path: Path, args: tuple[
 
 def test_an_unknown_strategy_is_a_bad_option(tmp_path: Path) -> None:
     result = _invoke("--out", str(tmp_path / "pairs.jsonl"), "--sample", "--strategy", "r3")
-    assert result.exit_code == 2 and "r3; choose from ark, kaping" in result.output
+    assert result.exit_code == 2 and "r3; choose from ark, kaping, kg-agent" in result.output
 
 
 def test_ctrl_c_says_where_the_finished_questions_are_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -31,6 +31,8 @@ def test_a_sample_chain_gives_every_decision_and_the_three_readings(sample: Sour
         ("ark", "answer", "any", "gold"): 1, ("kaping", "answer", "any", "gold"): 1,
         ("ark", "answer", "any", "contradicting"): 1, ("kaping", "answer", "any", "contradicting"): 1,
         ("ark", "answer", "any", "unsettled"): 1, ("kaping", "answer", "any", "unsettled"): 1,
+        # The planner writes the program's four lines, in each mode.
+        ("kg-agent", "line", "constrained", "gold"): 4, ("kg-agent", "line", "free", "gold"): 4,
     }  # fmt: skip
     assert result.unusable == []
     # Gold: Paris is in France, so no. Contradicting: the answer flips with the replaced fact.

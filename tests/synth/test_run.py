@@ -24,11 +24,16 @@ def test_each_line_is_a_chat_with_the_reply_last_and_says_where_it_came_from(sam
     out = tmp_path / "pairs.jsonl"
     report = synthesize([sample], out, SynthOptions(), parse_split("all"))
     lines = _lines(out)
-    assert len(lines) == report.pairs == 60
+    assert len(lines) == report.pairs == 82
     for line in lines:
         assert set(line) == {"messages", "source", "question_id", "strategy", "decision", "mode", "variant"}
-        assert [m["role"] for m in line["messages"]][-1] == "assistant"
-        assert line["messages"][0]["role"] == "system" and all(set(m) == {"role", "content"} for m in line["messages"])
+        assert line["messages"][-1]["role"] == "assistant"
+        assert all(set(m) == {"role", "content"} and m["content"] for m in line["messages"])
+        roles = [m["role"] for m in line["messages"]]
+        if line["strategy"] == "kg-agent":
+            assert roles == ["user", "assistant"]  # the planner's one message (the memory), then the line
+        else:
+            assert roles[0] == "system" and set(roles[1:-1]) <= {"user", "assistant"}
     first = lines[0]
     assert (first["source"], first["question_id"], first["strategy"], first["decision"], first["mode"], first["variant"]) == (
         "sample", "sample-1", "ark", "anchor", "constrained", "gold",

@@ -19,7 +19,7 @@ from arkg.cli.tables import print_table
 from arkg.errors import ArkgError
 from arkg.synth import SynthOptions, Variant, colota_source, geo_source, parse_split, sample_source, synthesize
 from arkg.synth.figures import failures_table, pairs_table, sources_table
-from arkg.synth.pipeline import ARK, KAPING
+from arkg.synth.pipeline import ARK, KAPING, KG_AGENT
 from arkg.synth.run import JOURNAL_SUFFIX, SynthReport
 from arkg.synth.run import Progress as SynthProgress
 from arkg.synth.sources.base import Source
@@ -29,7 +29,7 @@ console = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)
 
 EXIT_INTERRUPTED = 130
-STRATEGIES = (ARK, KAPING)
+STRATEGIES = (ARK, KAPING, KG_AGENT)
 
 
 def synth(

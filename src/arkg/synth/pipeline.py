@@ -4,11 +4,14 @@ For every chain:
 - the program (its own, or synthesized) is replayed; a chain without one still gives ARK and
   KAPING pairs over the gold facts, but no fact-reading variants (only a program can say what
   other facts would settle);
-- `gold`: ARK (each mode) led along the gold route, every decision kept; KAPING's answer;
+- `gold`: ARK (each mode) led along the gold route, every decision kept; KAPING's answer; the
+  KG-Agent planner (each mode) led through the program, one line per call;
 - `contradicting`: one gold fact's tail replaced so that the program's answer changes (the
   answer flips for yes/no questions); ARK's and KAPING's final answers on that KG;
 - `unsettled`: ARK stopped before the last step of the route, and KAPING on the KG without the
   evidence: their final answers, "unknown" when the facts shown settle nothing.
+KG-Agent takes part in `gold` only: its answer is computed by the executor, not read by the model,
+so other facts would leave its lines the same.
 
 A strategy that cannot be led (an anchor not offered, a fact not shown, a label in doubt) gives no
 pairs for that run, and an Unusable record says why.
@@ -30,7 +33,8 @@ from arkg.agents.answers import read_answer
 from arkg.agents.ark import ArkSettings
 from arkg.agents.ark.trace import ArkTrace, StopReason
 from arkg.agents.kaping import KapingSettings
-from arkg.agents.kg_agent import ToolError
+from arkg.agents.kg_agent import KgAgentSettings, KgAgentTrace, ToolError
+from arkg.agents.kg_agent import StopReason as ProgramStop
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.synth.capture import NotFollowed, Pair, capture
@@ -39,9 +43,9 @@ from arkg.synth.edited import EditedGraph
 from arkg.synth.programs import NoProgram, Program, ProgramRun, answer_of, program_for, run_program, same_answer
 from arkg.synth.readings import GoldReader, ProgramReader, Reading
 from arkg.synth.routes import RouteStep, route_from_chain, route_from_program
-from arkg.synth.teachers import ArkTeacher, KapingTeacher
+from arkg.synth.teachers import ArkTeacher, KapingTeacher, KgAgentTeacher
 
-ARK, KAPING = "ark", "kaping"
+ARK, KAPING, KG_AGENT = "ark", "kaping", "kg-agent"
 ANY_MODE = "any"  # a pair whose prompt and reply are the same in every mode
 _REPLACEMENT_TRIES = 12
 
@@ -54,12 +58,13 @@ class Variant(str, Enum):
 
 @dataclass(frozen=True)
 class SynthOptions:
-    strategies: tuple[str, ...] = (ARK, KAPING)
+    strategies: tuple[str, ...] = (ARK, KAPING, KG_AGENT)
     modes: tuple[SelectionMode, ...] = (SelectionMode.CONSTRAINED, SelectionMode.FREE)
     variants: tuple[Variant, ...] = tuple(Variant)
     seed: int = 0
     ark: ArkSettings = field(default_factory=ArkSettings)
     kaping: KapingSettings = field(default_factory=KapingSettings)
+    kg_agent: KgAgentSettings = field(default_factory=KgAgentSettings)
 
 
 @dataclass(frozen=True)
@@ -111,6 +116,7 @@ class _Case:
     reader: Callable[[Sequence[Triple]], Reading]
     decisions: frozenset[str] | None = None  # the decisions kept (None: all)
     strategies: frozenset[str] = frozenset({ARK, KAPING})  # the strategies led on this case
+    lines: tuple[str, ...] = ()  # the program the KG-Agent planner is led through
 
 
 class _ChainRun:
@@ -152,7 +158,7 @@ class _ChainRun:
             return _Case(Variant.GOLD, self.kg, route_from_chain(chain), reader)
         reader = ProgramReader(chain.question, run.program, run.evidence, chain.conclusion)
         route = route_from_program(self.kg, run.memory) if chain.program else route_from_chain(chain)
-        return _Case(Variant.GOLD, self.kg, route, reader)
+        return _Case(Variant.GOLD, self.kg, route, reader, strategies=frozenset({ARK, KAPING, KG_AGENT}), lines=run.program.lines)
 
     def contradicting(self, run: ProgramRun) -> list[_Case]:
         """The KG with one evidence triple's tail replaced by another value of its relation, such
@@ -208,6 +214,10 @@ class _ChainRun:
                 self.attempt(strategy, mode.value, case, settings, lambda: ArkTeacher(case.route, case.reader, self.chain.yes_no))
         elif strategy == KAPING:
             self.attempt(strategy, ANY_MODE, case, self.options.kaping, lambda: KapingTeacher(case.reader, self.chain.yes_no))
+        elif strategy == KG_AGENT:
+            for mode in self.options.modes:
+                settings = self.options.kg_agent.model_copy(update={"mode": mode})
+                self.attempt(strategy, mode.value, case, settings, lambda: KgAgentTeacher(case.lines))
 
     def attempt(self, strategy: str, mode: str, case: _Case, settings: BaseModel, teacher: Callable[[], object]) -> None:
         stage = f"{strategy}/{mode}/{case.variant.value}"
@@ -260,6 +270,11 @@ def _check_route(route: Sequence[RouteStep], settings: ArkSettings) -> None:
 def _check_result(result: Result, pairs: list[Pair], yes_no: bool) -> None:
     """The run ended as led: no rejected reply, stopped by the gold route, answered as taught."""
     trace = result.trace
+    if isinstance(trace, KgAgentTrace):
+        # The executor ran every gold line (a rejected one stops the teacher), so the answer is the program's.
+        if result.stop_reason != ProgramStop.DONE.value:
+            raise NotFollowed(Reason.NOT_FOLLOWED, f"the planner stopped before the program's end: {result.stop_reason}")
+        return
     if isinstance(trace, ArkTrace):
         if trace.invalid_attempts:
             raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK rejected {trace.invalid_attempts} gold replies")

@@ -2,5 +2,6 @@
 
 from arkg.synth.teachers.ark import ArkTeacher
 from arkg.synth.teachers.kaping import KapingTeacher
+from arkg.synth.teachers.kg_agent import KgAgentTeacher
 
-__all__ = ["ArkTeacher", "KapingTeacher"]
+__all__ = ["ArkTeacher", "KapingTeacher", "KgAgentTeacher"]
