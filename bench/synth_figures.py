@@ -139,8 +139,9 @@ def _token_tables(path: Path) -> list[Table]:
         messages = record["messages"]
         total = count(messages)
         reply = count([messages[-1]], bare=True)
-        system = count(messages[:1], bare=True)
-        last = count(messages[-2:-1], bare=True)
+        has_system = messages[0]["role"] == "system"
+        system = count(messages[:1], bare=True) if has_system else 0
+        last = count(messages[-2:-1], bare=True) if len(messages) > 2 or not has_system else 0
         key = f"{record['strategy']}/{record['decision']}"
         by_kind[key].append(total)
         by_kind["all"].append(total)
@@ -162,7 +163,7 @@ def _token_tables(path: Path) -> list[Table]:
         share_rows.append([key, f"{system:.0f}", f"{earlier:.0f}", f"{last:.0f}", f"{reply:.0f}"])
     where = Table(
         f"{path.name}: where a prompt's tokens go (mean per pair)",
-        ["pairs", "system message", "earlier turns", "last request", "reply"],
+        ["pairs", "system message", "earlier turns and chat markup", "last request", "reply"],
         share_rows,
     )
     return [lengths, where]
