@@ -76,3 +76,11 @@ def test_ctrl_c_says_where_the_finished_questions_are_kept(tmp_path: Path, monke
     result = _invoke("--out", str(tmp_path / "pairs.jsonl"), "--sample", "--split", "all")
     assert result.exit_code == 130
     assert "Interrupted" in result.output and "pairs.jsonl.partial" in result.output and "run the same command again" in result.output
+
+
+def test_the_arkg_command_has_synth() -> None:
+    from arkg.cli import app
+
+    result = runner.invoke(app, ["synth", "--help"])
+    assert result.exit_code == 0, result.output
+    assert "--geo-questions" in result.output

@@ -39,7 +39,7 @@ def synth(
     geo_db: Annotated[Path | None, typer.Option("--geo-db", help="The geography KG (`arkg geo build`).")] = None,
     geo_questions: Annotated[Path | None, typer.Option("--geo-questions", help="Questions over it (`arkg geo questions`).")] = None,
     sample: Annotated[bool, typer.Option("--sample", help="The bundled sample KG and its questions.")] = False,
-    split: Annotated[str, typer.Option("--split", help=f"Which questions to use: {', '.join(RULES)} (see the docs).")] = "default",
+    split: Annotated[str, typer.Option("--split", help=f"Which questions to use: {', '.join(RULES)} (see the README).")] = "default",
     exclude: Annotated[Path | None, typer.Option("--exclude", help="A file of question ids (one per line) never to use.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the fact-reading variants: the same seed gives the same file.")] = 0,
     strategy: Annotated[list[str] | None, typer.Option("--strategy", "-s", help=f"Strategies to write pairs for (repeat): {', '.join(STRATEGIES)}.")] = None,
