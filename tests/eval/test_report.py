@@ -76,6 +76,16 @@ def test_files_of_different_systems_make_separate_rows(tmp_path: Path) -> None:
     assert [s.label for s in build_report([a, b])] == ["ark · m · free", "cot · m"]
 
 
+def test_calls_answered_by_the_response_cache_count_as_calls(tmp_path: Path) -> None:
+    path = write_results(tmp_path / "a.jsonl", CONFIG.model_copy(update={"temperature": 0.0}), [{"S1": True}])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record["usage"] = {"calls": 1, "cached_calls": 3, "prompt_tokens": 100, "completion_tokens": 20}
+    path.write_text("\n".join([lines[0], json.dumps(record)]) + "\n", encoding="utf-8")
+    [system] = build_report([path])
+    assert system.calls_per_question == 4  # a rerun from the cache costs the strategy as many calls
+
+
 def test_percent_formatting() -> None:
     assert percent(Spread(0.5767, 0.0268, 30)) == "57.67 ± 2.68"
     assert percent(Spread(0.59, None, 1)) == "59.00"
