@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from arkg.agents.candidates import question_ngrams
 from arkg.agents.kg_agent.memory import FocusInfo, KnowledgeMemory
 from arkg.agents.kg_agent.program import Arg, Names, VarRef
-from arkg.agents.kg_agent.ranking import question_ngrams, question_numbers
+from arkg.agents.kg_agent.ranking import question_numbers
 from arkg.agents.kg_agent.toolbox import Param, ParamType, Tool
 from arkg.agents.kg_agent.values import Boolean, Entities, Value, ValueKind
 from arkg.graph.model import Direction
