@@ -167,6 +167,17 @@ def test_evidence_grounding_and_grounded_abstention_from_hand_computed_records(t
     assert row[2:8] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "4 / 0 / 0 / 1 / 1"]
 
 
+def test_a_failed_question_counts_as_no_answer_in_the_grounded_scores(tmp_path: Path) -> None:
+    path = write_measured(tmp_path / "m.jsonl", [{"S1": (True, 1), "S2": (True, 1)}])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    failed = json.loads(lines[2])  # S2: the model's reply could not be read, so nothing was measured
+    failed.update(answer=None, correct=False, cited_triples=[], evidence=None, grounding=None, error="ModelError: cut off")
+    path.write_text("\n".join([*lines[:2], json.dumps(failed)]) + "\n", encoding="utf-8")
+    [system] = build_report([path])
+    assert system.grounded is not None
+    assert system.grounded.answer_rate.mean == 0.5 and system.grounded.conditional_accuracy.mean == 1.0
+
+
 def test_files_of_older_versions_report_evidence_as_not_available(tmp_path: Path) -> None:
     [system] = build_report([write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True}])])
     assert system.evidence is None and system.grounding is None and system.grounded is None
