@@ -9,9 +9,7 @@ the toolbox one line per step; the executor runs each line against the KG and up
 The loop: link the question's entities into the memory; then, until the program ends, show the
 model the memory and take one line from it: in constrained mode a Choice among every valid next
 line (`next_calls`), in free mode a line it writes, whose error (if it cannot run) goes back as
-feedback for at most c_max attempts. In constrained mode the last of max_steps lines must end the
-program (as ARK's K_max forces its final answer), on a value the program found; a program that cannot
-end there, or in free mode has not ended by then, answers None.
+feedback for at most c_max attempts. A program still running after max_steps lines answers None.
 """
 
 from __future__ import annotations
@@ -86,23 +84,22 @@ class _Run:
         memory = self.memory = self.executor.start(self.query.text, entities)
         self.record(TopicEntities(entities=list(memory.topic_entities)))
         while not memory.finished:
-            steps_left = self.settings.max_steps - len(memory.steps)
-            if steps_left <= 0:
+            if len(memory.steps) >= self.settings.max_steps:
                 return self.end(StopReason.MAX_STEPS)
-            failed = self.write_line(memory, last=steps_left == 1)
+            failed = self.write_line(memory)
             if failed is not None:
                 return self.end(failed)
         return self.end(StopReason.DONE)
 
-    def write_line(self, memory: KnowledgeMemory, last: bool = False) -> StopReason | None:
+    def write_line(self, memory: KnowledgeMemory) -> StopReason | None:
         """Ask for the next line until one runs (at most c_max attempts); why not, if none did."""
         options = (
-            next_calls(self.executor, memory, self.settings.max_options, yes_no=self.query.yes_no, ending=last)
+            next_calls(self.executor, memory, self.settings.max_options, yes_no=self.query.yes_no)
             if self.constrained
             else None
         )
         if options == []:
-            return StopReason.MAX_STEPS if last else StopReason.NO_OPTIONS
+            return StopReason.NO_OPTIONS
         step = len(memory.steps) + 1
         feedback: tuple[str, str] | None = None
         for number in range(1, self.settings.c_max + 1):

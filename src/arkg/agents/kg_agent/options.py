@@ -126,18 +126,15 @@ def _holds_something(value: Value) -> bool:
     return value.size > 0
 
 
-def next_calls(
-    executor: Executor, memory: KnowledgeMemory, limit: int = DEFAULT_LIMIT, *, yes_no: bool = False, ending: bool = False
-) -> list[str]:
+def next_calls(executor: Executor, memory: KnowledgeMemory, limit: int = DEFAULT_LIMIT, *, yes_no: bool = False) -> list[str]:
     """The valid next lines (canonical text), at most `limit`, most likely first; none once ended.
 
     With `yes_no`, a program may end only on a truth value (a judge's result): ending a yes/no
-    question on entities or a number would leave it with no answer. With `ending`, only lines that
-    end the program are offered."""
+    question on entities or a number would leave it with no answer."""
     if memory.finished or limit <= 0:
         return []
     context = OptionContext(executor, memory)
-    streams = [_lines(tool, context, yes_no) for tool in executor.toolbox if tool.ends or not ending]
+    streams = [_lines(tool, context, yes_no) for tool in executor.toolbox]
     found: dict[str, None] = {}
     for line in _round_robin(streams):
         found.setdefault(line)

@@ -23,7 +23,7 @@ class KgAgentSettings(BaseModel):
 
     mode: SelectionMode = SelectionMode.CONSTRAINED
     c_max: int = Field(3, ge=1, description="attempts per line: a line that cannot run gets feedback and another try")
-    max_steps: int = Field(DEFAULT_MAX_STEPS, ge=1, description="program lines at most; in constrained mode the last one ends the program")
+    max_steps: int = Field(DEFAULT_MAX_STEPS, ge=1, description="program lines at most (end included)")
     max_options: int = Field(DEFAULT_LIMIT, ge=1, description="valid next lines offered per step (constrained mode)")
     max_topic_entities: int = Field(5, ge=0, description="entities linked from the question into the memory")
     relations_shown: int = Field(15, ge=1, description="relations shown per entity set and direction")
