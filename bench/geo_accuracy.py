@@ -3,7 +3,8 @@
 The report's breakdown is by template and hop count; this adds what the tuning targets are stated in:
 yes/no questions against open ones (entities or a number), and the five question kinds. Also calls and
 tokens per question, and the share of questions answered. Every results file must be over the same
-question set (e.g. `arkg eval --dataset geo-questions.jsonl --db geo.db --limit 100`).
+question set (e.g. `arkg eval --dataset geo-questions.jsonl --db geo.db --limit 100`); files of the same
+strategy are merged, as `arkg report` does.
 
     python bench/geo_accuracy.py --questions runs/geo-questions.jsonl runs/geo-*.jsonl
 """
@@ -28,10 +29,13 @@ def main() -> None:
     questions = {question.id: question for question in read_questions(args.questions)}
     columns: list[str] = []
     table: dict[str, dict[str, str]] = defaultdict(dict)
-    for path in args.results:
+    records_by_label: dict[str, dict] = defaultdict(dict)
+    for path in args.results:  # files of the same system (e.g. parts run side by side) are merged
         results = read_results(path)
-        records = [record for record in results.latest().values() if record.run == 0]
         label = system_label(results.config).split(" · ")[0]
+        records_by_label[label].update(results.latest())
+    for label, latest in records_by_label.items():
+        records = [record for record in latest.values() if record.run == 0]
         columns.append(label)
         groups: dict[str, list[bool]] = defaultdict(list)
         for record in records:
