@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from arkg.agents.kg_agent.values import triple_key
 from arkg.agents.strategy import Basis, Result
 from arkg.agents.trace import ModelCall
-from arkg.agents.triple_keys import triple_text
+from arkg.agents.triple_keys import identity, triple_text
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 
 
@@ -32,13 +31,13 @@ def check_grounding(result: Result, kg: KnowledgeGraph | None) -> Grounding:
     violations: list[str] = []
     shown = [call.shown for call in model_calls(result.trace)]
     shown_triples = getattr(result.trace, "shown_triples", None)
-    shown_keys = {triple_key(triple) for triple in shown_triples()} if callable(shown_triples) else None
+    shown_keys = {identity(triple) for triple in shown_triples()} if callable(shown_triples) else None
     for item in result.cited_triples:
         triple = Triple(item["head"], item["relation"], item["tail"], dict(item.get("props") or {}))
         text = triple_text(triple)
         if kg is not None and triple not in kg.triples(triple.head, triple.relation, Direction.OUT):
             violations.append(f"{text}: cited but not in the knowledge graph")
-        seen = triple_key(triple) in shown_keys if shown_keys is not None else any(text in prompt for prompt in shown)
+        seen = identity(triple) in shown_keys if shown_keys is not None else any(text in prompt for prompt in shown)
         if not seen:
             violations.append(f"{text}: cited but never shown to the model")
     per_step = getattr(result.trace, "unverified_citations", None)
