@@ -27,8 +27,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from arkg.agents.ark import Agent
-from arkg.agents.ark_settings import ArkSettings, QuestionKind, SelectionMode
+from arkg.agents.ark import ArkAgent, ArkSettings
+from arkg.agents.modes import SelectionMode
+from arkg.agents.strategy import AnswerKind, Query
 from arkg.eval.colota import build_graph, load_dataset
 from arkg.llm.llamacpp import LlamaCppModel
 
@@ -68,13 +69,13 @@ def run(questions: int, modes: list[SelectionMode], data: Path, rows_file: Path,
     dataset = load_dataset(data)
     kg = build_graph(dataset)
     model = LlamaCppModel()
-    agents = {mode: Agent(kg, model, ArkSettings(mode=mode, question_kind=QuestionKind.YES_NO)) for mode in modes}
+    agents = {mode: ArkAgent(kg, model, ArkSettings(mode=mode)) for mode in modes}
     for question in dataset.questions[:questions]:
         for mode, agent in agents.items():
             if (mode.value, question.id) in done:
                 continue
             started = time.perf_counter()
-            result = agent.ask(question.text)
+            result = agent.ask(Query(text=question.text, kind=AnswerKind.YES_NO))
             wall = time.perf_counter() - started
             row = Row(
                 mode=mode.value,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+from collections import Counter
 import math
 from pathlib import Path
 
@@ -44,12 +45,22 @@ def main() -> None:
     correct = {
         system.label: {question: record.correct for (question, _), record in system.records.items()} for system in systems
     }
-    print("| system | questions | overall acc. % | 95% interval |")
-    print("|---|---|---|---|")
+    print("| system | questions | overall acc. % | 95% interval | answers True / False / None |")
+    print("|---|---|---|---|---|")
     for system in systems:
         right, n = sum(correct[system.label].values()), len(correct[system.label])
         low, high = wilson(right, n)
-        print(f"| {system.label} | {n} | {right / n * 100:.1f} | {low * 100:.1f}-{high * 100:.1f} |")
+        answers = Counter(record.answer for record in system.records.values())
+        print(
+            f"| {system.label} | {n} | {right / n * 100:.1f} | {low * 100:.1f}-{high * 100:.1f} "
+            f"| {answers[True]} / {answers[False]} / {answers[None]} |"
+        )
+    # What answering the same thing every time scores (over the first system's questions): the floor to clear.
+    golds = Counter(record.gold for record in systems[0].records.values()) if systems else Counter()
+    for constant in (True, False):
+        if golds[constant]:
+            share = golds[constant] / sum(golds.values()) * 100
+            print(f"| always {constant} | {sum(golds.values())} | {share:.1f} | | |")
     print()
     print("| system A | system B | common | acc. A % | acc. B % | A−B (pp) | only A right | only B right | McNemar p |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -13,6 +13,7 @@ import pytest
 from arkg.agents.kg_agent import Boolean, Entities, Executor, Number, next_calls
 from arkg.agents.kg_agent.values import triple_key
 from arkg.datasets.geo import GeoQuestion, generate_questions, read_questions, write_questions
+from arkg.datasets.geo.summary import summary_table
 from arkg.datasets.geo.templates import TEMPLATES
 from arkg.errors import ArkgError
 from arkg.graph import SQLiteGraph
@@ -30,6 +31,19 @@ def test_a_few_thousand_questions_of_every_template_kind_and_hop_count(geo_quest
     answers = Counter(q.answer for q in geo_questions if q.answer_type == "boolean")
     assert answers[True] > 200 and answers[False] > 200
     assert len({q.id for q in geo_questions}) == len({q.question for q in geo_questions}) == len(geo_questions)
+
+
+def test_the_summary_counts_every_question_once_by_hops_and_once_by_split(geo_questions: list[GeoQuestion]) -> None:
+    table = summary_table(geo_questions)
+    assert table.header == ["kind", "1 hop", "2 hops", "3 hops", "train", "dev", "test", "total"]
+    *kinds, total = table.rows
+    assert [row[0] for row in kinds] == ["comparison", "count", "lookup", "superlative", "verification"]
+    counts = [[int(cell.replace(",", "")) for cell in row[1:]] for row in table.rows]
+    for row in counts:
+        assert sum(row[:3]) == sum(row[3:6]) == row[6]
+    assert counts[-1] == [sum(column) for column in zip(*counts[:-1], strict=True)]
+    assert total[0] == "all" and counts[-1][-1] == len(geo_questions)
+    assert counts[-1][5] == sum(q.split == "test" for q in geo_questions)
 
 
 def test_splits_hold_out_about_a_tenth_each_and_follow_the_id(geo_questions: list[GeoQuestion]) -> None:

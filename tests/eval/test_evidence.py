@@ -6,8 +6,10 @@ import pytest
 
 from arkg.agents import Result
 from arkg.agents.ark import ArkAgent, ArkSettings
+from arkg.agents.kg_agent import KgAgent
 from arkg.eval.evidence import assess_evidence, hops_reached, same_fact
 from arkg.eval.grounding import check_grounding
+from arkg.graph import open_graph
 from arkg.graph.model import Triple
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.llm.scripted import ScriptedModel
@@ -100,3 +102,25 @@ def test_the_basis_of_an_answer():
     assert result([], [], commonsense=["A corgi is a dog breed."]).basis == "commonsense"
     assert result(GOLD[:1], GOLD[:1], commonsense=["x"]).basis == "kg+commonsense"
     assert result([], [], answer=None).basis == "no answer"
+
+
+def kg_agent_run():
+    kg = open_graph(None)
+    lines = ['v1 = get_tail_entity(["Marie Curie"], "place of birth")', 'v2 = judge(v1, "contains", "Warsaw")', "v3 = end(v2)"]
+    return kg, KgAgent(kg, ScriptedModel.from_replies(lines)).ask("Was Marie Curie born in Warsaw?")
+
+
+def test_kg_agent_citations_count_as_shown_when_a_later_prompt_listed_their_line_and_value():
+    kg, run = kg_agent_run()
+    assert run.answer is True and run.cited_triples == [Triple("Marie Curie", "place of birth", "Warsaw").as_dict()]
+    # The memory showed `v1 = get_tail_entity(...)  # 1 entity: Warsaw`, never the fact line itself.
+    assert all("(Marie Curie, place of birth, Warsaw)" not in call.shown for call in run.trace.calls)
+    assert check_grounding(run, kg).violations == []
+
+
+def test_kg_agent_citations_whose_line_no_prompt_listed_are_caught():
+    kg, run = kg_agent_run()
+    for call in run.trace.calls:
+        call.shown = call.shown.replace('v1 = get_tail_entity(["Marie Curie"], "place of birth")', "v1 = …")
+    violations = check_grounding(run, kg).violations
+    assert violations == ["(Marie Curie, place of birth, Warsaw): cited but never shown to the model"]

@@ -76,6 +76,16 @@ def test_files_of_different_systems_make_separate_rows(tmp_path: Path) -> None:
     assert [s.label for s in build_report([a, b])] == ["ark · m · free", "cot · m"]
 
 
+def test_calls_answered_by_the_response_cache_count_as_calls(tmp_path: Path) -> None:
+    path = write_results(tmp_path / "a.jsonl", CONFIG.model_copy(update={"temperature": 0.0}), [{"S1": True}])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(lines[1])
+    record["usage"] = {"calls": 1, "cached_calls": 3, "prompt_tokens": 100, "completion_tokens": 20}
+    path.write_text("\n".join([lines[0], json.dumps(record)]) + "\n", encoding="utf-8")
+    [system] = build_report([path])
+    assert system.calls_per_question == 4  # a rerun from the cache costs the strategy as many calls
+
+
 def test_percent_formatting() -> None:
     assert percent(Spread(0.5767, 0.0268, 30)) == "57.67 ± 2.68"
     assert percent(Spread(0.59, None, 1)) == "59.00"
@@ -155,6 +165,17 @@ def test_evidence_grounding_and_grounded_abstention_from_hand_computed_records(t
     assert points[0.5].answer_rate == 1.0
     row = evidence_table([system]).rows[0]
     assert row[2:8] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "4 / 0 / 0 / 1 / 1"]
+
+
+def test_a_failed_question_counts_as_no_answer_in_the_grounded_scores(tmp_path: Path) -> None:
+    path = write_measured(tmp_path / "m.jsonl", [{"S1": (True, 1), "S2": (True, 1)}])
+    lines = path.read_text(encoding="utf-8").splitlines()
+    failed = json.loads(lines[2])  # S2: the model's reply could not be read, so nothing was measured
+    failed.update(answer=None, correct=False, cited_triples=[], evidence=None, grounding=None, error="ModelError: cut off")
+    path.write_text("\n".join([*lines[:2], json.dumps(failed)]) + "\n", encoding="utf-8")
+    [system] = build_report([path])
+    assert system.grounded is not None
+    assert system.grounded.answer_rate.mean == 0.5 and system.grounded.conditional_accuracy.mean == 1.0
 
 
 def test_files_of_older_versions_report_evidence_as_not_available(tmp_path: Path) -> None:

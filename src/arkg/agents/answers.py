@@ -51,7 +51,8 @@ def read_answer(text: str, yes_no: bool) -> Answer:
     folded = text.casefold().rstrip(".!")
     if folded in _YES_NO:  # a question taken for an open one may still be answered yes or no
         return _YES_NO[folded]
-    return None if folded in {"", "unknown"} else text
+    # Punctuation alone (a small model's ",") names nothing: no answer.
+    return None if folded == "unknown" or not _WORD.search(folded) else text
 
 
 def only_words_of(answer: str, *instructions: str) -> bool:

@@ -39,7 +39,7 @@ class Budget(BaseModel):
 
     def exceeded(self, usage: Usage) -> str | None:
         """Why one more call is not allowed after `usage`, or None."""
-        calls = usage.calls + usage.cached_calls
+        calls = usage.total_calls
         if self.max_calls is not None and calls >= self.max_calls:
             return f"{calls} model calls made (max_calls={self.max_calls})"
         if self.max_tokens is not None and usage.total_tokens >= self.max_tokens:

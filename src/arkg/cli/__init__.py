@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.cli import ask, evaluate, geo, kg, serve
+from arkg.cli import ask, evaluate, geo, kg, serve, synth
 from arkg.text import clip, one_line
 
 # EX_SOFTWARE (sysexits.h): an internal error, as opposed to a mistake in the input.
@@ -29,6 +29,7 @@ ask.register(app)
 evaluate.register(app)
 geo.register(app)
 serve.register(app)
+synth.register(app)
 
 
 def _print_version(value: bool) -> None:

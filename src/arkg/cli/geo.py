@@ -12,9 +12,11 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from arkg.cli.errors import user_errors
+from arkg.cli.tables import print_table
 from arkg.datasets.geo import build_geo_kg, generate_questions, write_questions
 from arkg.datasets.geo.build import DEFAULT_MIN_CITY_POPULATION
 from arkg.datasets.geo.questions import DEFAULT_PER_TEMPLATE
+from arkg.datasets.geo.summary import summary_table
 from arkg.datasets.geo.templates import TEMPLATES
 from arkg.graph.sqlite_store import SQLiteGraph
 
@@ -66,6 +68,7 @@ def questions(
                 graph.iter_triples(), seed=seed, per_template=per_template, progress=lambda name, count: bar.advance(task)
             )
         count = write_questions(made, out)
+    print_table(console, summary_table(made))
     console.print(f"[green]Wrote {count:,} questions[/green] from {len(TEMPLATES)} templates to {escape(str(out))}")
 
 

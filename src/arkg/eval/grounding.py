@@ -4,10 +4,12 @@
     grounding.violations     # [] is the bar; each entry names the triple and what is wrong
     grounding.basis          # "kg", "commonsense", "kg+commonsense", "neither" or "no answer"
 
-Two checks hold for every strategy: the cited triple exists in the KG, and its fact line stood in
-the prompt of some model call of the run (ModelCall.shown). Strategies whose traces can say more
-(ARK's `unverified_citations`: each citation against the prompt of the very step that cited it) add
-their own findings.
+Two checks hold for every strategy: the cited triple exists in the KG, and the model was shown it:
+its fact line stood in the prompt of some model call of the run (ModelCall.shown), or, for a
+strategy whose prompts show facts in another form, it is among the triples its trace says it showed
+(`shown_triples`: KG-Agent lists a step as its line and result values). Strategies whose traces can
+say more (ARK's `unverified_citations`: each citation against the prompt of the very step that cited
+it) add their own findings.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pydantic import BaseModel
 
 from arkg.agents.strategy import Basis, Result
 from arkg.agents.trace import ModelCall
-from arkg.agents.triple_keys import triple_text
+from arkg.agents.triple_keys import identity, triple_text
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 
 
@@ -28,12 +30,15 @@ class Grounding(BaseModel):
 def check_grounding(result: Result, kg: KnowledgeGraph | None) -> Grounding:
     violations: list[str] = []
     shown = [call.shown for call in model_calls(result.trace)]
+    shown_triples = getattr(result.trace, "shown_triples", None)
+    shown_keys = {identity(triple) for triple in shown_triples()} if callable(shown_triples) else None
     for item in result.cited_triples:
         triple = Triple(item["head"], item["relation"], item["tail"], dict(item.get("props") or {}))
         text = triple_text(triple)
         if kg is not None and triple not in kg.triples(triple.head, triple.relation, Direction.OUT):
             violations.append(f"{text}: cited but not in the knowledge graph")
-        if not any(text in prompt for prompt in shown):
+        seen = identity(triple) in shown_keys if shown_keys is not None else any(text in prompt for prompt in shown)
+        if not seen:
             violations.append(f"{text}: cited but never shown to the model")
     per_step = getattr(result.trace, "unverified_citations", None)
     if callable(per_step):

@@ -45,15 +45,7 @@ def _risk_coverage_plot(plt, systems: list[SystemReport], path: Path) -> Path:
         for point in points:
             axes.annotate(f"{point.agreement:.0%}", (point.answer_rate * 100, point.conditional_accuracy * 100),
                           fontsize="x-small", xytext=(3, 3), textcoords="offset points")
-    axes.set(xlabel="Answer rate %", ylabel="Conditional accuracy %", xlim=(-3, 103), ylim=(-3, 103),
-             title="Risk-coverage: agreement needed across runs")
-    axes.grid(alpha=0.3)
-    if axes.get_legend_handles_labels()[0]:
-        axes.legend(fontsize="small")
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-    return path
+    return _finish(plt, figure, axes, "Risk-coverage: agreement needed across runs", path)
 
 
 def _accuracy_plot(plt, systems: list[SystemReport], path: Path) -> Path:
@@ -67,8 +59,12 @@ def _accuracy_plot(plt, systems: list[SystemReport], path: Path) -> Path:
             xerr=(rate.std or 0) * 100, yerr=(conditional.std or 0) * 100,
             fmt="o", capsize=3, label=f"{system.label} (T={system.config.temperature:g})",
         )
-    axes.set(xlabel="Answer rate %", ylabel="Conditional accuracy %", xlim=(-3, 103), ylim=(-3, 103),
-             title="Coverage vs correctness")
+    return _finish(plt, figure, axes, "Coverage vs correctness", path)
+
+
+def _finish(plt, figure, axes, title: str, path: Path) -> Path:  # type: ignore[no-untyped-def]
+    """Both plots put answer rate against conditional accuracy, in percent."""
+    axes.set(xlabel="Answer rate %", ylabel="Conditional accuracy %", xlim=(-3, 103), ylim=(-3, 103), title=title)
     axes.grid(alpha=0.3)
     if axes.get_legend_handles_labels()[0]:
         axes.legend(fontsize="small")

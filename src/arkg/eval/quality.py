@@ -76,8 +76,8 @@ def grounding_summary(records: Sequence[Record]) -> GroundingSummary | None:
 
 def grounded_scores(runs: Sequence[Mapping[str, Record]]) -> Scores | None:
     """The paper's metrics when every answer that cites no fact counts as None."""
-    if any(record.grounding is None for run in runs for record in run.values()):
-        return None  # a file of an older version: citations were not recorded
+    if any(record.grounding is None and record.error is None for run in runs for record in run.values()):
+        return None  # a file of an older version: citations were not recorded (a failed question has none)
     outcomes = [{qid: _grounded(record) for qid, record in run.items()} for run in runs]
     return score_runs(outcomes, dict.fromkeys(runs[0], True))
 

@@ -107,7 +107,7 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record]) -> System
         config=config,
         scores=scores,
         reliabilities=[reliability([a[qid] for a in answers]) for qid in sorted(common)] if len(runs) > 1 else [],
-        calls_per_question=statistics.fmean(r.usage.calls for r in everything),
+        calls_per_question=statistics.fmean(r.usage.total_calls for r in everything),
         tokens_per_question=statistics.fmean(r.usage.total_tokens for r in everything),
         failed=failed,
         by_reasoning_strategy=_by_reasoning_strategy(kept),

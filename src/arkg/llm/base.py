@@ -47,6 +47,11 @@ class Usage(BaseModel):
     def total_tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    @property
+    def total_calls(self) -> int:
+        """Every call the strategy made, whether the model or the response cache answered it."""
+        return self.calls + self.cached_calls
+
 
 @dataclass(frozen=True)
 class Choice:

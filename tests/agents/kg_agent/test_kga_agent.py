@@ -45,7 +45,7 @@ def replay(kg: KnowledgeGraph, query: Query, topics: list[str], lines: Sequence[
     expected = []
     for line in lines:
         constrained = settings.mode is SelectionMode.CONSTRAINED
-        options = next_calls(executor, memory, settings.max_options) if constrained else None
+        options = next_calls(executor, memory, settings.max_options, yes_no=query.yes_no) if constrained else None
         expected.append((planner_messages(memory, executor.toolbox, query, constrained=constrained), options))
         executor.execute(memory, line)
     return expected
@@ -154,13 +154,25 @@ def test_a_claim_is_verified_and_the_prompt_says_claim(sample_kg: KnowledgeGraph
 
 def test_a_yes_no_question_ending_on_entities_is_not_answered(sample_kg: KnowledgeGraph) -> None:
     lines = ['v1 = get_tail_entity(["Marie Curie"], "place of birth")', "v2 = end(v1)"]
-    result = KgAgent(sample_kg, ScriptedModel.from_replies(lines)).ask("Was Marie Curie born in Paris?")
+    replies = [{"line": line} for line in lines]  # free mode: constrained mode does not offer that end
+    result = KgAgent(sample_kg, ScriptedModel.from_replies(replies), FREE).ask("Was Marie Curie born in Paris?")
     assert result.answer is None and result.cited_triples == [] and result.retrieved_triples == [BIRTH.as_dict()]
     assert result.stop_reason == "the program ended"
     assert result.trace.events[-1] == ProgramEnd(
         stop_reason="the program ended", answer=None, value_kind=ValueKind.ENTITIES, value=["Warsaw"],
         note="the program ended on entities, not on a judge verdict: a yes/no question needs judge",
     )  # fmt: skip
+
+
+def test_constrained_mode_ends_a_yes_no_question_only_on_a_judge_verdict(sample_kg: KnowledgeGraph) -> None:
+    executor = Executor(sample_kg)
+    memory = executor.start("Was Marie Curie born in Paris?", ["Marie Curie"])
+    executor.execute(memory, 'v1 = get_tail_entity(["Marie Curie"], "place of birth")')
+    assert "v2 = end(v1)" in next_calls(executor, memory, 500)
+    assert not [line for line in next_calls(executor, memory, 500, yes_no=True) if "= end(" in line]
+    executor.execute(memory, 'v2 = judge(v1, "=", "Paris")')
+    ends = [line for line in next_calls(executor, memory, 500, yes_no=True) if "= end(" in line]
+    assert ends == ["v3 = end(v2)"]
 
 
 def test_an_open_question_ending_on_an_empty_set_is_not_answered(sample_kg: KnowledgeGraph) -> None:

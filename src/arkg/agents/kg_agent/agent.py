@@ -93,7 +93,11 @@ class _Run:
 
     def write_line(self, memory: KnowledgeMemory) -> StopReason | None:
         """Ask for the next line until one runs (at most c_max attempts); why not, if none did."""
-        options = next_calls(self.executor, memory, self.settings.max_options) if self.constrained else None
+        options = (
+            next_calls(self.executor, memory, self.settings.max_options, yes_no=self.query.yes_no)
+            if self.constrained
+            else None
+        )
         if options == []:
             return StopReason.NO_OPTIONS
         step = len(memory.steps) + 1

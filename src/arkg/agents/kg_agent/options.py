@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from arkg.agents.candidates import question_ngrams
 from arkg.agents.kg_agent.memory import FocusInfo, KnowledgeMemory
 from arkg.agents.kg_agent.program import Arg, Names, VarRef
-from arkg.agents.kg_agent.ranking import question_ngrams, question_numbers
+from arkg.agents.kg_agent.ranking import question_numbers
 from arkg.agents.kg_agent.toolbox import Param, ParamType, Tool
 from arkg.agents.kg_agent.values import Boolean, Entities, Value, ValueKind
 from arkg.graph.model import Direction
@@ -125,12 +126,15 @@ def _holds_something(value: Value) -> bool:
     return value.size > 0
 
 
-def next_calls(executor: Executor, memory: KnowledgeMemory, limit: int = DEFAULT_LIMIT) -> list[str]:
-    """The valid next lines (canonical text), at most `limit`, most likely first; none once ended."""
+def next_calls(executor: Executor, memory: KnowledgeMemory, limit: int = DEFAULT_LIMIT, *, yes_no: bool = False) -> list[str]:
+    """The valid next lines (canonical text), at most `limit`, most likely first; none once ended.
+
+    With `yes_no`, a program may end only on a truth value (a judge's result): ending a yes/no
+    question on entities or a number would leave it with no answer."""
     if memory.finished or limit <= 0:
         return []
     context = OptionContext(executor, memory)
-    streams = [_lines(tool, context) for tool in executor.toolbox]
+    streams = [_lines(tool, context, yes_no) for tool in executor.toolbox]
     found: dict[str, None] = {}
     for line in _round_robin(streams):
         found.setdefault(line)
@@ -139,13 +143,21 @@ def next_calls(executor: Executor, memory: KnowledgeMemory, limit: int = DEFAULT
     return list(found)
 
 
-def _lines(tool: Tool, context: OptionContext) -> Iterator[str]:
+def _lines(tool: Tool, context: OptionContext, yes_no: bool) -> Iterator[str]:
     suggest = tool.suggest or suggest_from_types
     variable = context.memory.next_variable
     for arguments in suggest(tool, context):
+        if tool.ends and yes_no and not _all_truth_values(arguments, context.memory):
+            continue
         call = tool.call(variable, arguments)
         if (call.tool, call.args, call.kwargs) not in context.calls_made:
             yield call.text()
+
+
+def _all_truth_values(arguments: dict[str, Arg], memory: KnowledgeMemory) -> bool:
+    return all(
+        memory.value(arg.name).kind is ValueKind.BOOLEAN for arg in arguments.values() if isinstance(arg, VarRef)
+    )
 
 
 def _round_robin(streams: list[Iterator[str]]) -> Iterator[str]:

@@ -11,8 +11,6 @@ from rapidfuzz import fuzz
 from arkg.graph.matching import fold
 
 _NUMBER = re.compile(r"(?<![\w.])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w.]*\w)")
-_EDGE_PUNCTUATION = "?!.,;:\"'()[]{}“”‘’"
-_POSSESSIVE = re.compile(r"['’]s$")
 
 
 _WORD = re.compile(r"\w+")
@@ -61,14 +59,3 @@ def question_numbers(question: str) -> list[int | float]:
     return list(found)
 
 
-def question_ngrams(question: str, max_words: int = 6) -> list[str]:
-    """Word n-grams of the question, longest first, without edge punctuation or a possessive 's."""
-    words = question.split()
-    found: dict[str, None] = {}
-    for size in range(min(max_words, len(words)), 0, -1):
-        for start in range(len(words) - size + 1):
-            text = " ".join(words[start : start + size]).strip(_EDGE_PUNCTUATION)
-            for variant in (text, _POSSESSIVE.sub("", text)):
-                if variant:
-                    found.setdefault(variant)
-    return list(found)

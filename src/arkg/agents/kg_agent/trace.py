@@ -86,6 +86,22 @@ class KgAgentTrace(BaseModel):
     def calls(self) -> list[ModelCall]:
         return [event.call for event in self.events if isinstance(event, LineAttempt)]
 
+    def shown_triples(self) -> list[Triple]:
+        """The triples the planner was shown. The memory lists a step as `vN = call  # values`, not as
+        fact lines: a triple a line read counts as shown once a later prompt lists that line and the
+        value the triple gave (its tail, or its head for an incoming edge) is among the values listed."""
+        attempts = [event for event in self.events if isinstance(event, LineAttempt)]
+        shown: list[Triple] = []
+        for index, event in enumerate(attempts):
+            record = event.record
+            if record is None:
+                continue
+            listed = any(record.call in later.call.shown for later in attempts[index + 1 :])
+            if listed:
+                values = set(record.sample)
+                shown += [triple for triple in record.triples if triple.tail in values or triple.head in values]
+        return shown
+
     @property
     def program(self) -> list[str]:
         """The lines that ran, in order (canonical text)."""

@@ -108,10 +108,11 @@ class Relations:
 
 
 @dataclass(frozen=True)
-class Number:
-    value: int | float
+class _Scalar:
+    """One value and the triples it was computed from."""
+
+    value: object
     support: tuple[Triple, ...] = ()
-    kind: ClassVar[ValueKind] = ValueKind.NUMBER
 
     @property
     def size(self) -> int:
@@ -125,20 +126,15 @@ class Number:
 
 
 @dataclass(frozen=True)
-class Boolean:
+class Number(_Scalar):
+    value: int | float
+    kind: ClassVar[ValueKind] = ValueKind.NUMBER
+
+
+@dataclass(frozen=True)
+class Boolean(_Scalar):
     value: bool | None
-    support: tuple[Triple, ...] = ()
     kind: ClassVar[ValueKind] = ValueKind.BOOLEAN
-
-    @property
-    def size(self) -> int:
-        return 1
-
-    def triples(self) -> tuple[Triple, ...]:
-        return self.support
-
-    def texts(self) -> list[str]:
-        return [str(self.value)]
 
 
 Value = Entities | Relations | Number | Boolean

@@ -62,7 +62,7 @@ def footer(result: Result) -> RenderableType:
         lines.append(extra(result.trace))
     lines.append(
         Text(
-            f"{result.strategy}: {usage.calls} model calls ({usage.cached_calls} cached), {usage.prompt_tokens} prompt + "
+            f"{result.strategy}: {usage.total_calls} model calls ({usage.cached_calls} cached), {usage.prompt_tokens} prompt + "
             f"{usage.completion_tokens} completion tokens, {usage.latency_s:.1f} s in the model; "
             f"stopped because {result.stop_reason}",
             "dim",

@@ -1,0 +1,54 @@
+"""Geography chains: each generated question's gold program and evidence, checked against the store.
+
+The evidence triples are the chain; they were computed from the same KG, so each must be found
+exactly (a question file generated from another build of the KG shows up as ungrounded facts).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from arkg.datasets.geo import GeoQuestion, read_questions
+from arkg.graph.sqlite_store import SQLiteGraph
+from arkg.synth.chains import Chain, ChainStep, GroundedFact, Reason, Unusable
+from arkg.synth.grounding import Ungrounded, ground_fact
+from arkg.synth.sources.base import Source
+
+NAME = "geo"
+
+
+def geo_source(db: str | Path, questions: str | Path) -> Source:
+    """The chains of a geography question file over the geography store it was generated from."""
+    kg = SQLiteGraph(db, create=False)
+    try:
+        read = read_questions(questions)
+    except BaseException:
+        kg.close()
+        raise
+    source = Source(NAME, kg, files=(Path(questions),), kg_file=Path(db))
+    for question in read:
+        try:
+            source.chains.append(_chain(kg, question))
+        except Ungrounded as error:
+            source.unusable.append(Unusable(NAME, question.id, "chain", Reason.UNGROUNDED, str(error), question.split))
+    return source
+
+
+def _chain(kg: SQLiteGraph, question: GeoQuestion) -> Chain:
+    groups: dict[tuple[str, str], list[GroundedFact]] = {}
+    for triple in question.evidence:
+        fact = ground_fact(kg, triple)
+        if not fact.exact:
+            raise Ungrounded(f"{'; '.join(fact.notes)}: the KG differs from the one the questions were made from")
+        groups.setdefault((triple.head, triple.relation), []).append(fact)
+    answer = tuple(question.answer) if isinstance(question.answer, list) else question.answer
+    return Chain(
+        source=NAME,
+        id=question.id,
+        question=question.question,
+        answer=answer,
+        steps=tuple(ChainStep(tuple(facts)) for facts in groups.values()),
+        topic_entities=tuple(question.entities),
+        program=tuple(question.program),
+        split=question.split,
+    )

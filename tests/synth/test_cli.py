@@ -1,0 +1,86 @@
+"""`arkg synth` on the command line: the files it writes, its summary, and one clear line for each
+mistake (exit 1; 2 for a bad option value; 130 when interrupted)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from arkg.cli import synth as synth_cli
+
+runner = CliRunner()
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def _root() -> None:
+        """A root, so that `synth` is a subcommand as in `arkg synth`."""
+
+    synth_cli.register(app)
+    return app
+
+
+def _invoke(*args: str):  # type: ignore[no-untyped-def]
+    return runner.invoke(_app(), ["synth", *args])
+
+
+def test_synth_writes_the_pairs_and_provenance_and_prints_what_it_did(small_geo: tuple[Path, Path], tmp_path: Path) -> None:
+    db, questions = small_geo
+    out = tmp_path / "pairs.jsonl"
+    result = _invoke("--out", str(out), "--geo-db", str(db), "--geo-questions", str(questions), "--sample", "--variant", "gold", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    meta = json.loads((tmp_path / "pairs.jsonl.meta.json").read_text(encoding="utf-8"))
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == meta["pairs"]["total"] > 0
+    assert meta["seed"] == 4 and meta["split"] == {"rule": "default"}
+    assert meta["command"] == (
+        f"arkg synth --out {out} --geo-db {db} --geo-questions {questions} --sample --seed 4 --variant gold"
+    )
+    assert "| geo |" in result.output and "| sample | 4 | 0 |" in result.output  # the sample questions are evaluation questions
+    assert f"Wrote {len(lines):,} pairs" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "no source given: use --colota FILE, --geo-db DB --geo-questions FILE, or --sample"),
+        (("--geo-db", "x.db"), "--geo-db and --geo-questions go together"),
+        (("--sample", "--split", "tests"), "unknown split 'tests'"),
+        (("--sample",), "the split 'default' keeps no usable question of the sources (sample)"),
+        (("--colota", "missing.json"), "missing.json: cannot read the file"),
+    ],
+)
+def test_mistakes_are_one_line_naming_what_is_wrong(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    result = _invoke("--out", str(tmp_path / "pairs.jsonl"), *args)
+    assert result.exit_code == 1
+    assert message in result.output and "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_unknown_strategy_is_a_bad_option(tmp_path: Path) -> None:
+    result = _invoke("--out", str(tmp_path / "pairs.jsonl"), "--sample", "--strategy", "r3")
+    assert result.exit_code == 2 and "r3; choose from ark, kaping, kg-agent" in result.output
+
+
+def test_ctrl_c_says_where_the_finished_questions_are_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(synth_cli, "synthesize", interrupted)
+    result = _invoke("--out", str(tmp_path / "pairs.jsonl"), "--sample", "--split", "all")
+    assert result.exit_code == 130
+    assert "Interrupted" in result.output and "pairs.jsonl.partial" in result.output and "run the same command again" in result.output
+
+
+def test_the_arkg_command_has_synth() -> None:
+    from arkg.cli import app
+
+    result = runner.invoke(app, ["synth", "--help"])
+    assert result.exit_code == 0, result.output
+    assert "--geo-questions" in result.output
