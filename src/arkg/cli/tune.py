@@ -52,6 +52,9 @@ def tune(
     """
     # The fine-tuning libraries' deprecation notices are about their own internals: nothing to act on.
     warnings.filterwarnings("ignore", category=FutureWarning)
+    # peft looks for a config.json beside the base weights to see whether the vocabulary grew; a GGUF has
+    # none, and tuning never adds tokens.
+    warnings.filterwarnings("ignore", message="Could not find a config file", module=r"peft\.")
     with user_errors():
         from arkg.tune import require_train_extra
         from arkg.tune.run import tune as run_tune
