@@ -110,12 +110,30 @@ def kg_agent_run():
     return kg, KgAgent(kg, ScriptedModel.from_replies(lines)).ask("Was Marie Curie born in Warsaw?")
 
 
-def test_kg_agent_citations_count_as_shown_when_a_later_prompt_listed_their_line_and_value():
+def test_kg_agent_citations_count_as_shown_when_a_later_prompt_listed_their_line():
     kg, run = kg_agent_run()
     assert run.answer is True and run.cited_triples == [Triple("Marie Curie", "place of birth", "Warsaw").as_dict()]
     # The memory showed `v1 = get_tail_entity(...)  # 1 entity: Warsaw`, never the fact line itself.
     assert all("(Marie Curie, place of birth, Warsaw)" not in call.shown for call in run.trace.calls)
     assert check_grounding(run, kg).violations == []
+
+
+def test_kg_agent_verdict_over_a_set_larger_than_its_listing_is_grounded_on_every_member():
+    kg = SQLiteGraph()
+    children = [f"Child {number}" for number in range(1, 14)]
+    kg.add_triples([Triple("Fath-Ali Shah", "child", child) for child in children])
+    kg.add_triples([Triple("Toyota Corolla", "manufacturer", "Toyota")])
+    lines = ['v1 = get_tail_entity(["Fath-Ali Shah"], "child")', 'v2 = judge(v1, "contains", "Toyota Corolla")', "v3 = end(v2)"]
+    run = KgAgent(kg, ScriptedModel.from_replies(lines)).ask("Is the Toyota Corolla a child of Fath-Ali Shah?")
+    first_step = run.trace.events[1].record
+    assert first_step.size == 13 and len(first_step.sample) < 13  # the memory spelled out only some of them
+    # "No" rests on the whole set: every child is cited, listed or not.
+    assert run.answer is False and len(run.cited_triples) == 13
+    assert check_grounding(run, kg).violations == []
+    # Unlisted, the same citations are caught, every one of them.
+    for call in run.trace.calls:
+        call.shown = call.shown.replace(lines[0], "v1 = …")
+    assert len(check_grounding(run, kg).violations) == len(run.cited_triples)
 
 
 def test_kg_agent_citations_whose_line_no_prompt_listed_are_caught():

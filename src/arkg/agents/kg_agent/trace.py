@@ -87,19 +87,17 @@ class KgAgentTrace(BaseModel):
         return [event.call for event in self.events if isinstance(event, LineAttempt)]
 
     def shown_triples(self) -> list[Triple]:
-        """The triples the planner was shown. The memory lists a step as `vN = call  # values`, not as
-        fact lines: a triple a line read counts as shown once a later prompt lists that line and the
-        value the triple gave (its tail, or its head for an incoming edge) is among the values listed."""
+        """The triples the planner was shown. The memory lists a step as `vN = call  # N values: a, b,
+        ...`, not as fact lines: the triples behind a step count as shown once a later prompt lists its
+        line. All of them, not only those of the values the listing spells out: the model saw the call
+        and the size of its result, and a verdict over the whole set (e.g. that it does not contain X)
+        was computed by the executor from every one of them, so every one is evidence the model was given."""
         attempts = [event for event in self.events if isinstance(event, LineAttempt)]
         shown: list[Triple] = []
         for index, event in enumerate(attempts):
             record = event.record
-            if record is None:
-                continue
-            listed = any(record.call in later.call.shown for later in attempts[index + 1 :])
-            if listed:
-                values = set(record.sample)
-                shown += [triple for triple in record.triples if triple.tail in values or triple.head in values]
+            if record is not None and any(record.call in later.call.shown for later in attempts[index + 1 :]):
+                shown += record.triples
         return shown
 
     @property
