@@ -64,5 +64,6 @@ def column_headers(labels: list[str]) -> dict[str, str]:
     several_models = len({p[1] for p in parts.values()}) > 1
     return {label: " · ".join(p[:2]) if several_models else p[0] for label, p in parts.items()}
 
+
 if __name__ == "__main__":
     main()
