@@ -4,7 +4,7 @@ The report's breakdown is by template and hop count; this adds what the tuning t
 yes/no questions against open ones (entities or a number), and the five question kinds. Also calls and
 tokens per question, and the share of questions answered. Every results file must be over the same
 question set (e.g. `arkg eval --dataset geo-questions.jsonl --db geo.db --limit 100`); files of the same
-strategy are merged, as `arkg report` does.
+system (strategy, model, settings) are merged, as `arkg report` does.
 
     python bench/geo_accuracy.py --questions runs/geo-questions.jsonl runs/geo-*.jsonl
 """
