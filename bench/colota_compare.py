@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
-from collections import Counter
 import math
+from collections import Counter
 from pathlib import Path
 
 from arkg.eval.report import build_report

@@ -4,7 +4,7 @@ The report's breakdown is by template and hop count; this adds what the tuning t
 yes/no questions against open ones (entities or a number), and the five question kinds. Also calls and
 tokens per question, and the share of questions answered. Every results file must be over the same
 question set (e.g. `arkg eval --dataset geo-questions.jsonl --db geo.db --limit 100`); files of the same
-strategy are merged, as `arkg report` does.
+system (strategy, model, settings) are merged, as `arkg report` does.
 
     python bench/geo_accuracy.py --questions runs/geo-questions.jsonl runs/geo-*.jsonl
 """
@@ -32,9 +32,10 @@ def main() -> None:
     records_by_label: dict[str, dict] = defaultdict(dict)
     for path in args.results:  # files of the same system (e.g. parts run side by side) are merged
         results = read_results(path)
-        label = system_label(results.config).split(" · ")[0]
-        records_by_label[label].update(results.latest())
-    for label, latest in records_by_label.items():
+        records_by_label[system_label(results.config)].update(results.latest())
+    headers = column_headers(list(records_by_label))
+    for full_label, latest in records_by_label.items():
+        label = headers[full_label]
         records = [record for record in latest.values() if record.run == 0]
         columns.append(label)
         groups: dict[str, list[bool]] = defaultdict(list)
@@ -54,6 +55,14 @@ def main() -> None:
     print("|---|" + "---|" * len(columns))
     for group in order:
         print(f"| {group} | " + " | ".join(table[group].get(label, "") for label in columns) + " |")
+
+
+def column_headers(labels: list[str]) -> dict[str, str]:
+    """Column names: the strategy, and the model too when the files are of more than one model (e.g. a
+    tuned adapter beside the base model). A system label reads "strategy · model · ..."."""
+    parts = {label: label.split(" · ") for label in labels}
+    several_models = len({p[1] for p in parts.values()}) > 1
+    return {label: " · ".join(p[:2]) if several_models else p[0] for label, p in parts.items()}
 
 
 if __name__ == "__main__":

@@ -29,9 +29,9 @@ class Grounding(BaseModel):
 
 def check_grounding(result: Result, kg: KnowledgeGraph | None) -> Grounding:
     violations: list[str] = []
-    shown = [call.shown for call in model_calls(result.trace)]
     shown_triples = getattr(result.trace, "shown_triples", None)
     shown_keys = {identity(triple) for triple in shown_triples()} if callable(shown_triples) else None
+    shown = [] if shown_keys is not None else [call.shown for call in model_calls(result.trace)]
     for item in result.cited_triples:
         triple = Triple(item["head"], item["relation"], item["tail"], dict(item.get("props") or {}))
         text = triple_text(triple)
