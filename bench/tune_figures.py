@@ -4,8 +4,9 @@ Each argument is LABEL=RESULTS.jsonl (a results file written by `arkg eval`). Pe
 questions, accuracy on yes/no and on open questions (numbers and entity lists) apart, invalid
 anchor/relation attempts per question (ARK's trace: an anchor that is no explorable entity, a
 relation the anchor does not have), gold-evidence recall (share of each question's gold triples
-retrieved, and cited; mean over questions), calls, prompt and completion tokens, and wall seconds
-per question; errors count as wrong.
+retrieved, and cited; mean over questions), calls (model or response cache), prompt and completion tokens, and wall seconds
+per question, with the share of calls the cache answered (their wall time is not the model's);
+errors count as wrong.
 
     python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl
 """
@@ -29,6 +30,7 @@ class Figures:
     retrieved_recall: float
     cited_recall: float
     calls: float
+    cached_share: float
     prompt_tokens: float
     completion_tokens: float
     wall_s: float
@@ -58,7 +60,10 @@ def figures(label: str, path: Path) -> Figures:
         invalid_per_question=sum(map(_invalid_attempts, records)) / count,
         retrieved_recall=statistics.fmean(e["retrieved_recall"] for e in evidence) if evidence else float("nan"),
         cited_recall=statistics.fmean(e["cited_recall"] for e in evidence) if evidence else float("nan"),
-        calls=sum(r["usage"]["calls"] for r in records) / count,
+        # Calls the response cache answered count too: the strategy made them; only their wall time is not real.
+        calls=sum(r["usage"]["calls"] + r["usage"]["cached_calls"] for r in records) / count,
+        cached_share=sum(r["usage"]["cached_calls"] for r in records)
+        / max(1, sum(r["usage"]["calls"] + r["usage"]["cached_calls"] for r in records)),
         prompt_tokens=sum(r["usage"]["prompt_tokens"] for r in records) / count,
         completion_tokens=sum(r["usage"]["completion_tokens"] for r in records) / count,
         wall_s=sum(r["elapsed_s"] for r in records) / count,
@@ -74,7 +79,7 @@ def _share(pair: tuple[int, int]) -> str:
 def table(rows: list[Figures]) -> str:
     header = (
         "| run | questions | yes/no correct | open correct | all correct | invalid attempts/q | gold retrieved | gold cited "
-        "| calls/q | prompt tokens/q | completion tokens/q | wall s/q (mean, median) |"
+        "| calls/q | prompt tokens/q | completion tokens/q | wall s/q (mean, median) | calls from cache |"
     )
     lines = [header, "|" + " --- |" * (header.count("|") - 1)]
     for f in rows:
@@ -82,7 +87,7 @@ def table(rows: list[Figures]) -> str:
         lines.append(
             f"| {f.label} | {f.questions} | {_share(f.yes_no)} | {_share(f.open)} | {_share(both)} "
             f"| {f.invalid_per_question:.2f} | {f.retrieved_recall:.1%} | {f.cited_recall:.1%} | {f.calls:.1f} "
-            f"| {f.prompt_tokens:,.0f} | {f.completion_tokens:,.0f} | {f.wall_s:.1f}, {f.wall_s_median:.1f} |"
+            f"| {f.prompt_tokens:,.0f} | {f.completion_tokens:,.0f} | {f.wall_s:.1f}, {f.wall_s_median:.1f} | {f.cached_share:.0%} |"
         )
     return "\n".join(lines)
 
