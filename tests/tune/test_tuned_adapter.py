@@ -1,26 +1,17 @@
-"""The tuned adapter shipped in arkg: its provenance, its identity, and the README's demo questions."""
+"""The tuned adapter shipped in arkg: its provenance and its identity to the response cache."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 
-import pytest
-
-from arkg.agents import build_strategy
-from arkg.data import SAMPLE_QUESTIONS, TUNED_ADAPTER_PROVENANCE, tuned_adapter_path
-from arkg.graph import open_graph
-from arkg.llm import LlamaCppModel, open_model
+from arkg.data import TUNED_ADAPTER_PROVENANCE, tuned_adapter_path
+from arkg.llm import open_model
 from arkg.llm.bundled import bundled_model_path
 
 
 def _sha256(path) -> str:  # type: ignore[no-untyped-def]
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-@pytest.fixture(scope="module")
-def tuned_model() -> LlamaCppModel:
-    return LlamaCppModel(lora_path=tuned_adapter_path(), n_ctx=4096)
 
 
 def test_the_sidecar_records_how_the_shipped_adapter_was_made() -> None:
@@ -46,10 +37,3 @@ def test_the_tuned_model_is_another_model_to_the_cache() -> None:
     assert base.cache_identity(lambda path: digests.setdefault(path, _sha256(path))) != tuned.cache_identity(
         lambda path: digests.setdefault(path, _sha256(path))
     )
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("sample", SAMPLE_QUESTIONS[:3], ids=lambda sample: sample.question)
-def test_the_readme_demo_questions_are_answered_correctly(tuned_model: LlamaCppModel, sample) -> None:  # type: ignore[no-untyped-def]
-    result = build_strategy("ark", tuned_model, open_graph(None), {"mode": "constrained"}).ask(sample.question)
-    assert result.answer is sample.answer, result.explanation
