@@ -47,12 +47,12 @@ class ModelSpec:
 
     backend: Literal["llamacpp", "openai"]
     model: str | None = None
-    adapter: str | None = None
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     timeout: float | None = None  # None: the backend's default
     retries: int | None = None
     body: dict[str, Any] = field(default_factory=dict, hash=False)  # extra request fields (body.FIELD=VALUE)
+    adapter: str | None = None  # last, so that positional construction keeps its meaning
 
 
 def parse_model_spec(spec: str | None) -> ModelSpec:
