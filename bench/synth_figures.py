@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from arkg.datasets.geo import build_geo_kg, generate_questions, write_questions
-from arkg.datasets.geo.templates import TEMPLATES
+from arkg.datasets.geo.questions import TEMPLATES
 from arkg.eval.report_render import Table, markdown_table
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.synth import SynthOptions, colota_source, geo_source, parse_split, synthesize

@@ -1,6 +1,6 @@
 """Generated geography questions: schema, determinism, no ambiguity or giveaway, and gold programs
 that the KG-Agent executor replays on the built KG to the gold answer and evidence (a sample per
-template by default; ARKG_GEO_REPLAY=all replays every question)."""
+template by default; ARKG_GEO_REPLAY=all replays every question), questions about people included."""
 
 from __future__ import annotations
 
@@ -90,9 +90,12 @@ def _replayed(questions: list[GeoQuestion]) -> list[GeoQuestion]:
     return sample
 
 
-def test_gold_programs_replay_to_the_gold_answer_and_evidence(geo_kg: SQLiteGraph, geo_questions: list[GeoQuestion]) -> None:
-    executor = Executor(geo_kg)
-    for q in _replayed(geo_questions):
+@pytest.mark.parametrize("dataset", ["geo", "people"])
+def test_gold_programs_replay_to_the_gold_answer_and_evidence(dataset: str, request: pytest.FixtureRequest) -> None:
+    kg: SQLiteGraph = request.getfixturevalue(f"{dataset}_kg")
+    questions: list[GeoQuestion] = request.getfixturevalue(f"{dataset}_questions")
+    executor = Executor(kg)
+    for q in _replayed(questions):
         memory = executor.start(q.question, q.entities)
         for line in q.program:
             assert line in next_calls(executor, memory), (q.id, line)  # constrained decoding can write it

@@ -4,6 +4,7 @@ follow the facts shown, and a record for each run that could not be led."""
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 from arkg.agents.ark import ArkSettings
@@ -71,6 +72,14 @@ def test_an_incoming_hop_is_reported_with_edges_out_and_followed_with_edges_both
     assert answer["answer"] == ", ".join(chain.answer)  # type: ignore[arg-type]
 
 
+def _facts_and_verdict(explanation: str) -> tuple[list[str], str]:
+    """ "From (a); (b). X is less than Y." -> (["(a)", "(b)"], "X is less than Y.")."""
+    found = re.fullmatch(r"From (.*[)\]…])\.?(?: (.*))?", explanation)
+    if found is None:
+        return [], explanation
+    return found.group(1).split("; "), found.group(2) or ""
+
+
 def test_every_label_of_the_geography_set_matches_the_facts_its_prompt_shows(geo: Source) -> None:
     tails = _tail_index(geo)
     checked = Counter()
@@ -85,9 +94,13 @@ def test_every_label_of_the_geography_set_matches_the_facts_its_prompt_shows(geo
             elif record.variant is Variant.GOLD:
                 expected = chain.answer if not isinstance(chain.answer, bool) else ("yes" if chain.answer else "no")
                 assert reply["answer"] == (", ".join(expected) if isinstance(expected, tuple) else str(expected))
-            for fact in reply["explanation"].removeprefix("From ").rstrip(".").split("; "):
+            facts, verdict = _facts_and_verdict(reply["explanation"])
+            for fact in facts:
                 if fact.startswith("(") and not fact.endswith("…"):  # the last one may be cut to fit the reply
                     assert fact in prompt  # an explanation only names facts the prompt shows
+            if reply["answer"] in ("yes", "no"):
+                # A yes/no reply spells out the comparison it comes from before answering.
+                assert verdict.endswith(".") and (" is " in verdict or " are " in verdict), reply
             checked[record.variant] += 1
     assert min(checked.values()) > 10
 

@@ -8,6 +8,7 @@ from arkg.graph.model import Direction, Triple
 from arkg.synth import Source, program_for
 from arkg.synth.edited import EditedGraph
 from arkg.synth.readings import GoldReader, NoLabel, ProgramReader
+from arkg.synth.wording import verdict_sentence
 
 BIRTH = Triple("Pierre Curie", "place of birth", "Paris")
 COUNTRY = Triple("Paris", "country", "France")
@@ -23,7 +24,8 @@ def _reader(sample: Source) -> ProgramReader:
 def test_facts_holding_the_evidence_give_the_programs_answer_and_cite_it(sample: Source) -> None:
     reading = _reader(sample)([Triple("Pierre Curie", "date of birth", "15 May 1859"), BIRTH, COUNTRY])
     assert reading.answer is False and reading.cited == (BIRTH, COUNTRY)
-    assert reading.explanation == "From (Pierre Curie, place of birth, Paris); (Paris, country, France)."
+    # The facts, then the comparison the answer comes from.
+    assert reading.explanation == "From (Pierre Curie, place of birth, Paris); (Paris, country, France). Poland is not France."
 
 
 def test_facts_missing_a_hop_settle_nothing_and_say_which_edge_is_missing(sample: Source) -> None:
@@ -71,3 +73,12 @@ def test_the_program_reads_an_edited_kg_as_a_real_one(sample: Source) -> None:
     run = program_for(sample.chains[2], sample.kg)
     reader = ProgramReader(sample.chains[2].question, run.program, (BIRTH, Triple("Paris", "country", "Poland")))
     assert reader([BIRTH, Triple("Paris", "country", "Poland")]).answer is True
+
+
+def test_a_verdict_reads_as_dates_numbers_or_members() -> None:
+    assert verdict_sentence(["15 May 1859"], "<", ["7 November 1867"], True) == "15 May 1859 is before 7 November 1867."
+    assert verdict_sentence(["7889094"], ">", ["29495962"], False) == "7889094 is not greater than 29495962."
+    assert verdict_sentence(["Brazil", "Peru"], "contains", ["Chile"], False) == "Chile is not among Brazil, Peru."
+    assert verdict_sentence(["Asia"], "overlaps", ["Asia"], True) == "Asia is Asia."
+    assert verdict_sentence(["Africa", "Asia"], "overlaps", ["Asia"], True) == "Asia is among Africa, Asia."
+    assert verdict_sentence(["Africa"], "overlaps", ["Asia", "Europe"], False) == "None of Asia, Europe is among Africa."

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.cli import ask, evaluate, geo, kg, serve, synth
+from arkg.cli import ask, evaluate, geo, kg, serve, synth, tune
 from arkg.text import clip, one_line
 
 # EX_SOFTWARE (sysexits.h): an internal error, as opposed to a mistake in the input.
@@ -30,6 +30,7 @@ evaluate.register(app)
 geo.register(app)
 serve.register(app)
 synth.register(app)
+tune.register(app)
 
 
 def _print_version(value: bool) -> None:

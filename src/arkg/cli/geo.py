@@ -17,7 +17,7 @@ from arkg.datasets.geo import build_geo_kg, generate_questions, write_questions
 from arkg.datasets.geo.build import DEFAULT_MIN_CITY_POPULATION
 from arkg.datasets.geo.questions import DEFAULT_PER_TEMPLATE
 from arkg.datasets.geo.summary import summary_table
-from arkg.datasets.geo.templates import TEMPLATES
+from arkg.datasets.geo.questions import TEMPLATES
 from arkg.graph.sqlite_store import SQLiteGraph
 
 app = typer.Typer(help="A geography KG from real data, and questions with gold programs over it.", no_args_is_help=True)
@@ -27,6 +27,8 @@ app = typer.Typer(help="A geography KG from real data, and questions with gold p
 def build(
     db: Annotated[Path, typer.Argument(help="The SQLite store to write (must not exist unless --force).")],
     min_city_population: Annotated[int, typer.Option(help="Keep cities with at least this many people (capitals always).")] = DEFAULT_MIN_CITY_POPULATION,
+    people: Annotated[int, typer.Option(min=0, help="Add this many fictional people born in its cities (for questions about people).")] = 0,
+    people_seed: Annotated[int, typer.Option(help="Seed of the fictional people.")] = 0,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
 ) -> None:
     """Build the geography KG; an interrupted or failed build leaves no file."""
@@ -38,6 +40,8 @@ def build(
             result = build_geo_kg(
                 db,
                 min_city_population=min_city_population,
+                people=people,
+                people_seed=people_seed,
                 overwrite=force,
                 progress=lambda done, total: bar.update(task, completed=done, total=total),
             )

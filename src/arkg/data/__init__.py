@@ -65,4 +65,15 @@ def sample_graph_path() -> Path:
     return Path(str(files(__package__) / "sample_kg.jsonl"))
 
 
-__all__ = ["SAMPLE_QUESTIONS", "SampleQuestion", "sample_graph_path"]
+# A LoRA adapter of the bundled SmolLM2-135M-Instruct made by `arkg tune` from `arkg synth` pairs;
+# the JSON beside it records the data, seed, hyper-parameters, command, loss and time.
+TUNED_ADAPTER = "smollm2-135m-arkg-lora.gguf"
+TUNED_ADAPTER_PROVENANCE = "smollm2-135m-arkg-lora.json"
+
+
+def tuned_adapter_path() -> Path:
+    """The tuned adapter shipped with arkg (the model spec `llamacpp:tuned`)."""
+    return Path(str(files(__package__) / TUNED_ADAPTER))
+
+
+__all__ = ["SAMPLE_QUESTIONS", "TUNED_ADAPTER", "SampleQuestion", "sample_graph_path", "tuned_adapter_path"]

@@ -20,6 +20,7 @@ from arkg.llm.grammar import grammar_for
 class LlamaCppModel:
     """ChatModel running one llama.cpp model in this process (the bundled SmolLM2 when no path is given).
 
+    `lora_path` applies a llama.cpp LoRA adapter (GGUF, e.g. from `arkg tune`) on top of the model.
     The model's own chat template formats the messages. Calls are serialised by a lock: a llama.cpp
     context holds one conversation state, so concurrent callers take turns.
     Sampling maps onto llama.cpp as temperature (0 = greedy), top_p, seed and max_tokens; llama.cpp's
@@ -34,10 +35,14 @@ class LlamaCppModel:
         n_ctx: int = 4096,
         n_threads: int | None = None,
         n_gpu_layers: int = 0,
+        lora_path: str | Path | None = None,
     ) -> None:
         path = Path(model_path).expanduser() if model_path is not None else bundled_model_path()
         if not path.is_file():
             raise ModelError(f"Model file not found: {path}")
+        adapter = Path(lora_path).expanduser() if lora_path is not None else None
+        if adapter is not None and not adapter.is_file():
+            raise ModelError(f"LoRA adapter file not found: {adapter}")
         try:
             self.llama = Llama(
                 model_path=str(path),
@@ -45,17 +50,30 @@ class LlamaCppModel:
                 n_threads=n_threads,
                 n_threads_batch=n_threads,  # prompt evaluation too: the caller's limit applies to both
                 n_gpu_layers=n_gpu_layers,
+                lora_path=str(adapter) if adapter is not None else None,
                 verbose=False,
             )
-        except ValueError as error:  # llama-cpp-python reports unreadable files as ValueError
-            raise ModelError(f"Could not load the GGUF model {path}: {error}") from error
+        except (ValueError, RuntimeError) as error:  # llama-cpp-python's errors for unreadable files
+            what = f"{path} with the LoRA adapter {adapter}" if adapter is not None else str(path)
+            raise ModelError(f"Could not load the GGUF model {what}: {error}") from error
+        # llama-cpp-python tests the adapter it got for None, but a failed load gives a NULL pointer
+        # object: without this check a bad adapter file is silently ignored and the base model answers.
+        if adapter is not None and not self.llama._lora_adapter:
+            self.llama.close()
+            raise ModelError(
+                f"Could not load the LoRA adapter {adapter} onto {path}: not a llama.cpp LoRA adapter GGUF for"
+                " this model (see `arkg tune`)"
+            )
         self.path = path
-        self.name = f"llamacpp:{path.name}"
+        self.adapter = adapter
+        self.name = f"llamacpp:{path.name}" + (f"+{adapter.name}" if adapter is not None else "")
         self._lock = threading.Lock()
 
     def cache_identity(self, file_sha256: FileHasher) -> str:
-        """The GGUF file's content, not its name: another file under the same name is another model."""
-        return f"llamacpp:sha256:{file_sha256(self.path)}"
+        """The GGUF files' content, not their names: another file under the same name is another model,
+        and the same model with an adapter is another model too."""
+        identity = f"llamacpp:sha256:{file_sha256(self.path)}"
+        return identity if self.adapter is None else f"{identity}+lora:sha256:{file_sha256(self.adapter)}"
 
     def complete(
         self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()

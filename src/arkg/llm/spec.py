@@ -11,13 +11,18 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
 
+from arkg.data import tuned_adapter_path
 from arkg.errors import SpecError
 from arkg.llm.base import ChatModel
 from arkg.llm.cache import CachedModel
 
 ACCEPTED_FORMS = """\
   llamacpp                           the bundled SmolLM2-135M-Instruct (also: no spec at all)
+  llamacpp:tuned                     the bundled model with arkg's tuned LoRA adapter (shipped in arkg)
   llamacpp:/path/to/model.gguf       a local GGUF model run by llama.cpp
+  llamacpp:+/path/to/adapter.gguf    the bundled model with a llama.cpp LoRA adapter (e.g. from arkg tune)
+  llamacpp:/path/to/model.gguf+/path/to/adapter.gguf
+                                     a local GGUF model with a LoRA adapter made for it
   openai:MODEL                       OpenAI's API, key from $OPENAI_API_KEY
   openai:MODEL@http://HOST:PORT/v1   any OpenAI-compatible server (vLLM, Ollama, llama.cpp, OpenRouter, ...)
   openai:...?timeout=30&retries=1    options: seconds to wait per attempt (default 60), retries of a failed
@@ -28,11 +33,17 @@ ACCEPTED_FORMS = """\
   openai:...#ENV_VAR                 suffix: read the API key from $ENV_VAR instead"""
 
 _ENV_VAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# BASE+ADAPTER: the split is the first "+" right after ".gguf" (or a leading "+": the bundled base),
+# so that a "+" inside a directory name stays part of the path.
+_WITH_ADAPTER = re.compile(r"(?P<base>(?:.*?\.gguf)?)\+(?P<adapter>.+)", re.IGNORECASE | re.DOTALL)
+# `llamacpp:tuned`: the adapter shipped in arkg (arkg.data.tuned_adapter_path()).
+TUNED = "tuned"
 
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """A parsed model spec. `model` is a GGUF path (None: bundled) for llamacpp, a model name for openai."""
+    """A parsed model spec. `model` is a GGUF path (None: bundled) for llamacpp, a model name for openai;
+    `adapter` a LoRA adapter GGUF path for llamacpp, or TUNED for the one shipped in arkg."""
 
     backend: Literal["llamacpp", "openai"]
     model: str | None = None
@@ -41,6 +52,7 @@ class ModelSpec:
     timeout: float | None = None  # None: the backend's default
     retries: int | None = None
     body: dict[str, Any] = field(default_factory=dict, hash=False)  # extra request fields (body.FIELD=VALUE)
+    adapter: str | None = None  # last, so that positional construction keeps its meaning
 
 
 def parse_model_spec(spec: str | None) -> ModelSpec:
@@ -50,12 +62,24 @@ def parse_model_spec(spec: str | None) -> ModelSpec:
     spec = spec.strip()
     backend, _, body = spec.partition(":")
     if backend == "llamacpp":
-        if not body:
-            raise _spec_error(spec, "the model path after 'llamacpp:' is missing")
-        return ModelSpec("llamacpp", model=body)
+        return _parse_llamacpp(spec, body)
     if backend == "openai":
         return _parse_openai(spec, body)
     raise _spec_error(spec, f"unknown backend {backend!r}")
+
+
+def _parse_llamacpp(spec: str, body: str) -> ModelSpec:
+    if not body:
+        raise _spec_error(spec, "the model path after 'llamacpp:' is missing")
+    if body == TUNED:
+        return ModelSpec("llamacpp", adapter=TUNED)
+    split = _WITH_ADAPTER.fullmatch(body)
+    if split is None:
+        return ModelSpec("llamacpp", model=body)
+    adapter = split["adapter"]
+    if adapter == TUNED:
+        raise _spec_error(spec, "the tuned adapter fits the bundled model only: write 'llamacpp:tuned'")
+    return ModelSpec("llamacpp", model=split["base"] or None, adapter=adapter)
 
 
 def _parse_openai(spec: str, body: str) -> ModelSpec:
@@ -172,7 +196,8 @@ def open_model(
     if parsed.backend == "llamacpp":
         from arkg.llm.llamacpp import LlamaCppModel  # loads llama.cpp: only when asked for
 
-        model = LlamaCppModel(parsed.model, n_threads=_llama_threads())
+        adapter = tuned_adapter_path() if parsed.adapter == TUNED else parsed.adapter
+        model = LlamaCppModel(parsed.model, n_threads=_llama_threads(), lora_path=adapter)
     else:
         from arkg.llm.openai_compat import OpenAICompatModel
 

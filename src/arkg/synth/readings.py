@@ -19,14 +19,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from arkg.agents.kg_agent import Executor, KnowledgeMemory, ToolError
-from arkg.agents.kg_agent.program import Call, Names, parse_call
+from arkg.agents.kg_agent.program import Call, Names, VarRef, parse_call
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Triple
 from arkg.synth.chains import GoldAnswer
 from arkg.synth.facts_graph import FactsGraph
 from arkg.synth.programs import REPLAY, Program, answer_of
 from arkg.synth.routes import HOP_TOOLS
-from arkg.synth.wording import facts_explanation, fit, listing, missing_explanation
+from arkg.synth.wording import facts_explanation, fit, listing, missing_explanation, verdict_sentence
 
 
 class NoLabel(Exception):
@@ -58,7 +58,8 @@ class ProgramReader:
         if len(cited) == len(wanted):
             if answer is None:
                 raise NoLabel("the program settles nothing from facts that hold all its evidence")
-            return Reading(answer, fit(self.conclusion) if self.conclusion else facts_explanation(cited), cited)
+            explanation = fit(self.conclusion) if self.conclusion else facts_explanation(cited, then=_judged(memory))
+            return Reading(answer, explanation, cited)
         if answer is not None:
             raise NoLabel(f"{len(wanted) - len(cited)} of {len(wanted)} facts of the evidence are not shown, yet the rest gives {answer!r}")
         return Reading(None, _missing(memory, failed, facts), cited)
@@ -89,6 +90,17 @@ class GoldReader:
         if len(cited) != len(wanted):
             raise NoLabel(f"{len(wanted) - len(cited)} of the {len(wanted)} gold facts are not shown, and no program reads the rest")
         return Reading(self.answer, fit(self.conclusion) if self.conclusion else facts_explanation(cited), cited)
+
+
+def _judged(memory: KnowledgeMemory) -> str:
+    """The comparison a yes/no answer came from, in words; "" when the program judged nothing."""
+    for step in reversed(memory.steps):
+        if step.call.tool == "judge" and isinstance(step.value.value, bool):
+            a, op, b = step.call.args[:3]
+            left = memory.value(a.name).texts()  # type: ignore[union-attr]
+            right = memory.value(b.name).texts() if isinstance(b, VarRef) else [str(b)]
+            return verdict_sentence(left, str(op), right, step.value.value)
+    return ""
 
 
 def _missing(memory: KnowledgeMemory, failed: Call | None, facts: FactsGraph) -> str:

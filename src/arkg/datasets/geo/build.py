@@ -12,6 +12,9 @@ country whose accent-folded name is the capital GeoNames names: "Brasilia" is Br
 with another kept city or any other entity becomes "name, country" ("Córdoba, Argentina"); of two
 same-named cities of one country only the capital, else the most populous, is kept. Numbers are
 plain digits ("82927922"); coordinates have four decimals.
+
+`people=N` adds N fictional people born in those cities (arkg.datasets.geo.people); without it the
+KG holds geography only.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from itertools import islice
 from pathlib import Path
 
 from arkg.datasets.geo.facts import City, GeoFacts, load_facts
+from arkg.datasets.geo.people import people_triples
 from arkg.errors import ArkgError
 from arkg.graph.matching import fold
 from arkg.graph.model import KGStats, Triple
@@ -65,8 +69,9 @@ def _city_names(facts: GeoFacts, cities: list[City], capitals: set[int], taken: 
     return names
 
 
-def geo_triples(facts: GeoFacts, min_city_population: int = DEFAULT_MIN_CITY_POPULATION) -> list[Triple]:
-    """The KG's triples, in a fixed order (countries by code, cities by GeoNames id)."""
+def geo_triples(facts: GeoFacts, min_city_population: int = DEFAULT_MIN_CITY_POPULATION, people: int = 0, people_seed: int = 0) -> list[Triple]:
+    """The KG's triples, in a fixed order (countries by code, cities by GeoNames id), then `people`
+    synthetic biographies (arkg.datasets.geo.people) when asked for."""
     countries = {code: c for code, c in facts.countries.items() if c.name not in facts.continents}
     by_name = {(city.country, fold(city.name)): city for city in sorted(facts.cities, key=lambda c: c.population)}
     capital_cities = {
@@ -116,6 +121,10 @@ def geo_triples(facts: GeoFacts, min_city_population: int = DEFAULT_MIN_CITY_POP
         ]
     triples += [Triple(name, INSTANCE_OF, "language") for name in languages]
     triples += [Triple(name, INSTANCE_OF, "currency") for name in currencies]
+    if people:
+        births = [(city_names[c.geonameid], countries[c.country].name) for c in kept if c.geonameid in city_names]
+        taken |= set(city_names.values())
+        triples += people_triples(births, people, people_seed, taken)
     return triples
 
 
@@ -123,6 +132,8 @@ def build_geo_kg(
     path: str | Path,
     *,
     min_city_population: int = DEFAULT_MIN_CITY_POPULATION,
+    people: int = 0,
+    people_seed: int = 0,
     overwrite: bool = False,
     progress: Progress | None = None,
 ) -> GeoBuild:
@@ -137,7 +148,7 @@ def build_geo_kg(
     if not path.parent.is_dir():
         raise ArkgError(f"{path.parent}: no such directory")
     started = time.perf_counter()
-    triples = geo_triples(load_facts(), min_city_population)
+    triples = geo_triples(load_facts(), min_city_population, people, people_seed)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
     os.close(handle)
     try:

@@ -31,12 +31,16 @@ from typing import Literal
 from pydantic import BaseModel, ValidationError
 
 from arkg.datasets.geo.reasoning import GraphIndex
-from arkg.datasets.geo.templates import TEMPLATES, Draft, Template
+from arkg.datasets.geo.people_templates import PEOPLE_TEMPLATES
+from arkg.datasets.geo.templates import TEMPLATES as GEOGRAPHY_TEMPLATES
+from arkg.datasets.geo.templates import Draft, Template
 from arkg.errors import ArkgError
 from arkg.graph.matching import fold
 from arkg.graph.model import Triple
 
 DEFAULT_PER_TEMPLATE = 120
+# The people templates yield nothing over a KG built without people.
+TEMPLATES: tuple[Template, ...] = GEOGRAPHY_TEMPLATES + PEOPLE_TEMPLATES
 
 
 class GeoQuestion(BaseModel):

@@ -34,25 +34,25 @@ class Template:
     draft: Callable[[GraphIndex, random.Random], Iterator[Draft]]
 
 
-def _shuffled(items: list[str], rng: random.Random) -> list[str]:
+def shuffled(items: list[str], rng: random.Random) -> list[str]:
     ordered = sorted(items)
     rng.shuffle(ordered)
     return ordered
 
 
 def _countries(index: GraphIndex, rng: random.Random) -> list[str]:
-    return _shuffled(index.of_type("country"), rng)
+    return shuffled(index.of_type("country"), rng)
 
 
 def _cities(index: GraphIndex, rng: random.Random) -> list[str]:
-    return _shuffled(index.of_type("city"), rng)
+    return shuffled(index.of_type("city"), rng)
 
 
-def _lookup(relation: str, text: str, incoming: bool = False, at_most: int = 8, of: str = "country") -> Callable[[GraphIndex, random.Random], Iterator[Draft]]:
+def lookup(relation: str, text: str, incoming: bool = False, at_most: int = 8, of: str = "country") -> Callable[[GraphIndex, random.Random], Iterator[Draft]]:
     """One hop: the tails (or heads) of `relation` for a subject."""
 
     def draft(index: GraphIndex, rng: random.Random) -> Iterator[Draft]:
-        for subject in _shuffled(index.of_type(of), rng):
+        for subject in shuffled(index.of_type(of), rng):
             found = follow(index, given(subject), relation, incoming)
             if not found or len(found) > at_most:
                 continue
@@ -64,11 +64,11 @@ def _lookup(relation: str, text: str, incoming: bool = False, at_most: int = 8, 
     return draft
 
 
-def _chain(relations: list[tuple[str, bool]], text: str, of: str, at_most: int = 8, skip: Callable[[GraphIndex, str], bool] | None = None) -> Callable[[GraphIndex, random.Random], Iterator[Draft]]:
+def chain(relations: list[tuple[str, bool]], text: str, of: str, at_most: int = 8, skip: Callable[[GraphIndex, str], bool] | None = None) -> Callable[[GraphIndex, random.Random], Iterator[Draft]]:
     """Several hops along the relations (each outgoing, or incoming when flagged)."""
 
     def draft(index: GraphIndex, rng: random.Random) -> Iterator[Draft]:
-        for subject in _shuffled(index.of_type(of), rng):
+        for subject in shuffled(index.of_type(of), rng):
             if skip is not None and skip(index, subject):
                 continue
             program = Program()
@@ -87,9 +87,9 @@ def _chain(relations: list[tuple[str, bool]], text: str, of: str, at_most: int =
     return draft
 
 
-def _count(relation: str, text: str, incoming: bool = False, of: str = "country") -> Callable[[GraphIndex, random.Random], Iterator[Draft]]:
+def count(relation: str, text: str, incoming: bool = False, of: str = "country") -> Callable[[GraphIndex, random.Random], Iterator[Draft]]:
     def draft(index: GraphIndex, rng: random.Random) -> Iterator[Draft]:
-        for subject in _shuffled(index.of_type(of), rng):
+        for subject in shuffled(index.of_type(of), rng):
             found = follow(index, given(subject), relation, incoming)
             if not found:
                 continue
@@ -128,7 +128,7 @@ def _superlative(hops: list[tuple[str, bool]], relation: str, largest: bool, tex
     """The entity with the largest / smallest value among those reached along `hops` (then, optionally, one more hop)."""
 
     def draft(index: GraphIndex, rng: random.Random) -> Iterator[Draft]:
-        for subject in _shuffled(index.of_type(of), rng):
+        for subject in shuffled(index.of_type(of), rng):
             program = Program()
             items, current = given(subject), (subject,)
             for hop, incoming in hops:
@@ -162,7 +162,7 @@ def _pairs(names: list[str], rng: random.Random, group: Callable[[str], object])
 
 def _which_is_more(relation: str, text: str, largest: bool = True, of: str = "country") -> Callable[[GraphIndex, random.Random], Iterator[Draft]]:
     def draft(index: GraphIndex, rng: random.Random) -> Iterator[Draft]:
-        names = _shuffled(index.of_type(of), rng)
+        names = shuffled(index.of_type(of), rng)
         group = CONTINENT if of == "country" else COUNTRY
         for a, b in _pairs(names, rng, lambda name: index.one(name, group)):
             winner = best(index, given(a, b), relation, largest)
@@ -177,7 +177,7 @@ def _which_is_more(relation: str, text: str, largest: bool = True, of: str = "co
 
 def _is_more(relation: str, text: str, op: str, of: str = "country") -> Callable[[GraphIndex, random.Random], Iterator[Draft]]:
     def draft(index: GraphIndex, rng: random.Random) -> Iterator[Draft]:
-        names = _shuffled(index.of_type(of), rng)
+        names = shuffled(index.of_type(of), rng)
         group = CONTINENT if of == "country" else COUNTRY
         for a, b in _pairs(names, rng, lambda name: index.one(name, group)):
             left, right = index.number(a, relation), index.number(b, relation)
@@ -265,28 +265,28 @@ def _is_a_capital(index: GraphIndex, city: str) -> bool:
 
 
 TEMPLATES: tuple[Template, ...] = (
-    Template("capital_of", "lookup", _lookup(CAPITAL, "What is the capital of {}?")),
-    Template("country_with_capital", "lookup", _lookup(CAPITAL, "Which country has {} as its capital?", incoming=True, at_most=1, of="city")),
-    Template("continent_of", "lookup", _lookup(CONTINENT, "On which continent is {}?")),
-    Template("currency_of", "lookup", _lookup(CURRENCY, "Which currency is used in {}?")),
-    Template("languages_of", "lookup", _lookup(LANGUAGE, "Which languages are spoken in {}?", at_most=6)),
-    Template("neighbours_of", "lookup", _lookup(BORDER, "Which countries border {}?")),
-    Template("country_of_city", "lookup", _lookup(COUNTRY, "In which country is the city of {}?", of="city")),
-    Template("continent_of_city", "lookup", _chain([(COUNTRY, False), (CONTINENT, False)], "On which continent is the city of {}?", of="city")),
-    Template("capital_population", "lookup", _chain([(CAPITAL, False), (POPULATION, False)], "What is the population of the capital of {}?", of="country")),
-    Template("neighbour_capitals", "lookup", _chain([(BORDER, False), (CAPITAL, False)], "What are the capitals of the countries that border {}?", of="country")),
-    Template("currency_of_city", "lookup", _chain([(COUNTRY, False), (CURRENCY, False)], "Which currency is used in the country where {} lies?", of="city")),
+    Template("capital_of", "lookup", lookup(CAPITAL, "What is the capital of {}?")),
+    Template("country_with_capital", "lookup", lookup(CAPITAL, "Which country has {} as its capital?", incoming=True, at_most=1, of="city")),
+    Template("continent_of", "lookup", lookup(CONTINENT, "On which continent is {}?")),
+    Template("currency_of", "lookup", lookup(CURRENCY, "Which currency is used in {}?")),
+    Template("languages_of", "lookup", lookup(LANGUAGE, "Which languages are spoken in {}?", at_most=6)),
+    Template("neighbours_of", "lookup", lookup(BORDER, "Which countries border {}?")),
+    Template("country_of_city", "lookup", lookup(COUNTRY, "In which country is the city of {}?", of="city")),
+    Template("continent_of_city", "lookup", chain([(COUNTRY, False), (CONTINENT, False)], "On which continent is the city of {}?", of="city")),
+    Template("capital_population", "lookup", chain([(CAPITAL, False), (POPULATION, False)], "What is the population of the capital of {}?", of="country")),
+    Template("neighbour_capitals", "lookup", chain([(BORDER, False), (CAPITAL, False)], "What are the capitals of the countries that border {}?", of="country")),
+    Template("currency_of_city", "lookup", chain([(COUNTRY, False), (CURRENCY, False)], "Which currency is used in the country where {} lies?", of="city")),
     Template(
         "capital_population_of_city_country", "lookup",
-        _chain([(COUNTRY, False), (CAPITAL, False), (POPULATION, False)], "How many people live in the capital of the country where {} lies?", of="city", skip=_is_a_capital),
+        chain([(COUNTRY, False), (CAPITAL, False), (POPULATION, False)], "How many people live in the capital of the country where {} lies?", of="city", skip=_is_a_capital),
     ),
     Template(
         "neighbour_currencies_of_capital", "lookup",
-        _chain([(CAPITAL, True), (BORDER, False), (CURRENCY, False)], "Which currencies are used in the countries bordering the country whose capital is {}?", of="city"),
+        chain([(CAPITAL, True), (BORDER, False), (CURRENCY, False)], "Which currencies are used in the countries bordering the country whose capital is {}?", of="city"),
     ),
-    Template("count_neighbours", "count", _count(BORDER, "How many countries border {}?")),
-    Template("count_languages", "count", _count(LANGUAGE, "How many languages are spoken in {}?")),
-    Template("count_currency_users", "count", _count(CURRENCY, "How many countries use the {}?", incoming=True, of="currency")),
+    Template("count_neighbours", "count", count(BORDER, "How many countries border {}?")),
+    Template("count_languages", "count", count(LANGUAGE, "How many languages are spoken in {}?")),
+    Template("count_currency_users", "count", count(CURRENCY, "How many countries use the {}?", incoming=True, of="currency")),
     Template("count_big_cities", "count", _big_cities([(COUNTRY, True)], "How many cities in {} have more than {:,} inhabitants?")),
     Template(
         "count_big_cities_of_neighbours", "count",

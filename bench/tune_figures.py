@@ -1,0 +1,107 @@
+"""Tuned against untuned: the figures of docs/BENCHMARKS.md ("The tuned adapter"), from `arkg eval` results.
+
+Each argument is LABEL=RESULTS.jsonl (a results file written by `arkg eval`). Per file it prints the
+questions, accuracy on yes/no and on open questions (numbers and entity lists) apart, invalid
+anchor/relation attempts per question (ARK's trace: an anchor that is no explorable entity, a
+relation the anchor does not have), gold-evidence recall (share of each question's gold triples
+retrieved, and cited; mean over questions), calls (model or response cache), prompt and completion tokens, and wall seconds
+per question, with the share of calls the cache answered (their wall time is not the model's);
+errors count as wrong.
+
+    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Figures:
+    label: str
+    questions: int
+    yes_no: tuple[int, int]  # (correct, asked)
+    open: tuple[int, int]
+    invalid_per_question: float
+    retrieved_recall: float
+    cited_recall: float
+    calls: float
+    cached_share: float
+    prompt_tokens: float
+    completion_tokens: float
+    wall_s: float
+    wall_s_median: float
+
+
+def _invalid_attempts(record: dict) -> int:
+    events = (record.get("trace") or {}).get("events", [])
+    return sum(
+        (event["kind"] == "anchor" and not event["valid"]) or (event["kind"] == "relation" and event["outcome"] == "invalid")
+        for event in events
+    )
+
+
+def figures(label: str, path: Path) -> Figures:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines[1:] if line.strip()]  # line 1 is the run's header
+    yes_no = [r for r in records if isinstance(r["gold"], bool)]
+    open_ = [r for r in records if not isinstance(r["gold"], bool)]
+    evidence = [r["evidence"] for r in records if r.get("evidence") and r["evidence"]["gold"]]
+    count = len(records)
+    return Figures(
+        label=label,
+        questions=count,
+        yes_no=(sum(bool(r["correct"]) for r in yes_no), len(yes_no)),
+        open=(sum(bool(r["correct"]) for r in open_), len(open_)),
+        invalid_per_question=sum(map(_invalid_attempts, records)) / count,
+        retrieved_recall=statistics.fmean(e["retrieved_recall"] for e in evidence) if evidence else float("nan"),
+        cited_recall=statistics.fmean(e["cited_recall"] for e in evidence) if evidence else float("nan"),
+        # Calls the response cache answered count too: the strategy made them; only their wall time is not real.
+        calls=sum(r["usage"]["calls"] + r["usage"]["cached_calls"] for r in records) / count,
+        cached_share=sum(r["usage"]["cached_calls"] for r in records)
+        / max(1, sum(r["usage"]["calls"] + r["usage"]["cached_calls"] for r in records)),
+        prompt_tokens=sum(r["usage"]["prompt_tokens"] for r in records) / count,
+        completion_tokens=sum(r["usage"]["completion_tokens"] for r in records) / count,
+        wall_s=sum(r["elapsed_s"] for r in records) / count,
+        wall_s_median=statistics.median(r["elapsed_s"] for r in records),
+    )
+
+
+def _share(pair: tuple[int, int]) -> str:
+    correct, asked = pair
+    return f"{correct}/{asked} ({correct / asked:.0%})" if asked else "-"
+
+
+def table(rows: list[Figures]) -> str:
+    header = (
+        "| run | questions | yes/no correct | open correct | all correct | invalid attempts/q | gold retrieved | gold cited "
+        "| calls/q | prompt tokens/q | completion tokens/q | wall s/q (mean, median) | calls from cache |"
+    )
+    lines = [header, "|" + " --- |" * (header.count("|") - 1)]
+    for f in rows:
+        both = (f.yes_no[0] + f.open[0], f.yes_no[1] + f.open[1])
+        lines.append(
+            f"| {f.label} | {f.questions} | {_share(f.yes_no)} | {_share(f.open)} | {_share(both)} "
+            f"| {f.invalid_per_question:.2f} | {f.retrieved_recall:.1%} | {f.cited_recall:.1%} | {f.calls:.1f} "
+            f"| {f.prompt_tokens:,.0f} | {f.completion_tokens:,.0f} | {f.wall_s:.1f}, {f.wall_s_median:.1f} | {f.cached_share:.0%} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", nargs="+", help="LABEL=RESULTS.jsonl")
+    args = parser.parse_args()
+    rows = []
+    for run in args.runs:
+        label, _, path = run.partition("=")
+        rows.append(figures(label, Path(path)))
+    print(table(rows))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,128 @@
+"""`arkg tune`: LoRA fine-tuning of the bundled model on training pairs (needs the `train` extra)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import warnings
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from arkg.cli.errors import user_errors
+from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
+from arkg.tune import Phase, StepProgress, TuneOptions
+
+EXIT_INTERRUPTED = 130
+stderr = Console(stderr=True)
+console = Console()
+
+_DEFAULTS = TuneOptions()
+
+
+def tune(
+    data: Annotated[Path, typer.Option("--data", help="Training pairs: chat-format JSON Lines, as `arkg synth` writes them.")],
+    out: Annotated[Path, typer.Option("--out", help="Run folder: checkpoints, then adapter.gguf and adapter.json.")],
+    base_model: Annotated[
+        Path | None, typer.Option("--base-model", help="GGUF model to tune (llama architecture); default: the bundled one.")
+    ] = None,
+    rank: Annotated[int, typer.Option(min=1, help="LoRA rank.")] = _DEFAULTS.rank,
+    layers: Annotated[int | None, typer.Option(min=1, help="Adapt only the last N transformer blocks (default: all).")] = None,
+    alpha: Annotated[float, typer.Option(min=0.0, help="LoRA alpha (updates scale by alpha / rank).")] = _DEFAULTS.alpha,
+    learning_rate: Annotated[float, typer.Option("--lr", min=0.0, help="Peak learning rate (cosine schedule).")] = _DEFAULTS.learning_rate,
+    epochs: Annotated[float, typer.Option(min=0.0, help="Passes over the data.")] = _DEFAULTS.epochs,
+    max_steps: Annotated[int | None, typer.Option(min=1, help="Stop after this many optimizer steps (overrides --epochs).")] = None,
+    batch_size: Annotated[int, typer.Option(min=1, help="Examples per optimizer step.")] = _DEFAULTS.batch_size,
+    max_tokens: Annotated[int, typer.Option(min=16, help="Leave out examples longer than this (never cut).")] = _DEFAULTS.max_tokens,
+    max_examples: Annotated[int | None, typer.Option(min=1, help="Train on a seeded sample of this many pairs.")] = None,
+    warmup_steps: Annotated[int, typer.Option(min=0, help="Steps of linear warm-up.")] = _DEFAULTS.warmup_steps,
+    save_every: Annotated[int, typer.Option(min=1, help="Steps between checkpoints.")] = _DEFAULTS.save_every,
+    seed: Annotated[int, typer.Option(help="Seed of the initialisation, sampling and data order.")] = _DEFAULTS.seed,
+    restart: Annotated[bool, typer.Option("--restart", help="Discard the folder's checkpoints and start over.")] = False,
+    threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: one per core; on shared cores 1 can be faster).")] = None,
+) -> None:
+    """Tune a LoRA adapter on training pairs and export it for llama.cpp.
+
+    Checkpoints are saved every --save-every steps; Ctrl-C saves one and stops (a second Ctrl-C quits at once), and the same command continues. A CUDA GPU is used when present. Use the result with --model 'llamacpp:+OUT/adapter.gguf'.
+    """
+    # The fine-tuning libraries' deprecation notices are about their own internals: nothing to act on.
+    warnings.filterwarnings("ignore", category=FutureWarning)
+    # peft looks for a config.json beside the base weights to see whether the vocabulary grew; a GGUF has
+    # none, and tuning never adds tokens.
+    warnings.filterwarnings("ignore", message="Could not find a config file", module=r"peft\.")
+    with user_errors():
+        from arkg.tune import require_train_extra
+        from arkg.tune.run import tune as run_tune
+
+        require_train_extra()
+        options = TuneOptions(
+            rank=rank, layers=layers, alpha=alpha, learning_rate=learning_rate, epochs=epochs, max_steps=max_steps,
+            batch_size=batch_size, max_tokens=max_tokens, max_examples=max_examples, warmup_steps=warmup_steps,
+            save_every=save_every, seed=seed,
+        )
+        stop = {"asked": False}
+
+        def stopping() -> None:
+            stop["asked"] = True
+            stderr.print("[yellow]Stopping[/yellow] after this step, with a checkpoint. Press Ctrl-C again to quit at once.")
+
+        progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[status]}"),
+            console=stderr,
+            disable=not stderr.is_terminal,
+        )
+        task = progress.add_task("Training", total=None, status="")
+        last_line = {"step": 0}
+
+        def on_phase(phase: Phase) -> None:
+            stderr.print(f"[dim]{escape(phase.name.capitalize())}[/dim] {escape(phase.detail)}", highlight=False)
+
+        def on_progress(step: StepProgress) -> None:
+            rate = f" · {step.tokens_per_s:,.0f} tokens/s" if step.tokens_per_s else ""
+            status = f"loss {step.loss:.3f}{rate}"
+            progress.update(task, total=step.total_steps, completed=step.step, status=status)
+            if not stderr.is_terminal and step.step - last_line["step"] >= options.save_every:
+                eta = "n/a" if step.eta_s is None else str(timedelta(seconds=round(step.eta_s)))
+                stderr.print(f"step {step.step}/{step.total_steps} · {status} · ETA {eta}", highlight=False)
+                last_line["step"] = step.step
+
+        try:
+            with progress, two_step_ctrl_c(stopping):
+                result = run_tune(
+                    data, out, options, base_model=base_model, command=shlex.join(["arkg", *sys.argv[1:]]),
+                    restart=restart, threads=threads, on_phase=on_phase, on_progress=on_progress, should_stop=lambda: stop["asked"],
+                )
+        except QuitNow:
+            stderr.print(f"[yellow]Quit[/yellow]: the last checkpoint in {escape(str(out))} is kept; the same command continues.")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+    loss = "n/a" if result.final_loss is None else f"{result.final_loss:.3f}"
+    if not result.finished:
+        stderr.print(
+            f"[yellow]Stopped[/yellow] at step {result.steps}/{result.total_steps} (loss {loss}); checkpoint saved in "
+            f"{escape(str(out))}. Run the same command to continue."
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)
+    left_out = f", {result.left_out} left out as longer than --max-tokens" if result.left_out else ""
+    console.print(
+        f"[green]Tuned[/green] {result.steps} steps on {result.examples:,} examples{left_out} in "
+        f"{timedelta(seconds=round(result.train_s))}, final loss {loss}.\n"
+        f"Adapter: {escape(str(result.adapter))} (provenance: {escape(str(result.sidecar))})\n"
+        f"Use it: --model 'llamacpp:+{escape(str(result.adapter))}'",
+        highlight=False,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    """Add `arkg tune` to the main CLI."""
+    app.command(name="tune")(tune)

@@ -1,0 +1,29 @@
+"""LoRA fine-tuning of the bundled model on training pairs, exported for llama.cpp (`arkg tune`).
+
+Needs the `train` extra (torch, transformers, peft, gguf); importing this package does not import
+them, and every entry point raises TrainExtraMissing, naming the extra, when they are absent.
+
+    from arkg.tune import TuneOptions, tune
+    result = tune("pairs.jsonl", "runs/tune", TuneOptions(max_steps=200))
+    LlamaCppModel(lora_path=result.adapter)
+"""
+
+from arkg.tune.data import Pair, TrainingDataError, read_pairs
+from arkg.tune.deps import TrainExtraMissing, require_train_extra
+from arkg.tune.options import TuneOptions
+from arkg.tune.run import Phase, TuneError, TuneResult, tune
+from arkg.tune.train import StepProgress
+
+__all__ = [
+    "Pair",
+    "Phase",
+    "StepProgress",
+    "TrainExtraMissing",
+    "TrainingDataError",
+    "TuneError",
+    "TuneOptions",
+    "TuneResult",
+    "read_pairs",
+    "require_train_extra",
+    "tune",
+]

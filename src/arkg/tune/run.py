@@ -1,0 +1,196 @@
+"""`arkg tune`: training pairs in, a llama.cpp LoRA adapter and its provenance out.
+
+    result = tune("pairs.jsonl", "runs/tune", TuneOptions(seed=0), command="arkg tune ...")
+    result.adapter        # runs/tune/adapter.gguf: load with LlamaCppModel(lora_path=...)
+    result.sidecar        # runs/tune/adapter.json: data digest, seed, hyper-parameters, command, loss, time
+
+The output folder holds `run.json` (what the run was started with), `checkpoints/`, and once training
+is complete the adapter and its sidecar. Starting again on the same folder with the same data,
+base model and options resumes; anything else is refused unless `restart=True`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from arkg.llm.bundled import bundled_model_path
+from arkg.llm.file_digest import file_sha256
+from arkg.tune.data import encode, read_pairs, sample_pairs
+from arkg.tune.deps import require_train_extra
+from arkg.tune.options import TuneOptions
+from arkg.tune.train import StepProgress, TuneError, train_adapter
+
+ADAPTER_FILE = "adapter.gguf"
+SIDECAR_FILE = "adapter.json"
+RUN_FILE = "run.json"
+CHECKPOINTS = "checkpoints"
+SIDECAR_FORMAT = "arkg-adapter/1"
+# `arkg synth` writes its provenance beside the pairs under this suffix; the sidecar keeps a copy.
+SYNTH_META_SUFFIX = ".meta.json"
+LIBRARIES = ("torch", "transformers", "peft", "gguf")
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A stage of the run starting: loading, encoding, training, exporting."""
+
+    name: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    out: Path
+    finished: bool  # False: stopped on request; the same call continues from the last checkpoint
+    steps: int
+    total_steps: int
+    final_loss: float | None
+    train_s: float
+    examples: int
+    left_out: int  # pairs longer than options.max_tokens
+    resumed_from: int | None
+    adapter: Path | None  # set when finished
+    sidecar: Path | None
+
+
+def tune(
+    data: str | Path,
+    out: str | Path,
+    options: TuneOptions = TuneOptions(),
+    *,
+    base_model: str | Path | None = None,
+    command: str = "",
+    restart: bool = False,
+    threads: int | None = None,
+    on_phase: Callable[[Phase], None] = lambda phase: None,
+    on_progress: Callable[[StepProgress], None] | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> TuneResult:
+    """Tune a LoRA adapter of `base_model` (the bundled GGUF when None) on the pairs in `data`.
+
+    threads: torch's CPU threads (None: its default, one per core). `should_stop` is polled after each
+    step: True saves a checkpoint and returns an unfinished result.
+    """
+    require_train_extra()
+    import torch
+
+    from arkg.tune.base import load_base
+    from arkg.tune.export import export_adapter
+
+    data, out = Path(data), Path(out)
+    base_path = Path(base_model).expanduser() if base_model is not None else bundled_model_path()
+    on_phase(Phase("reading", str(data)))
+    pairs = read_pairs(data)
+    identity = {
+        "data_sha256": file_sha256(data),
+        "base_model_sha256": file_sha256(base_path) if base_path.is_file() else None,
+        "options": options.model_dump(mode="json"),
+    }
+    _claim_folder(out, identity, restart)
+
+    if threads is not None:
+        # On shared cores one thread per core contends with the other work: fewer can be much faster.
+        torch.set_num_threads(threads)
+    on_phase(Phase("loading", base_path.name))
+    base = load_base(base_path)
+    chosen = sample_pairs(pairs, options.max_examples, options.seed)
+    on_phase(Phase("encoding", f"{len(chosen):,} of {len(pairs):,} pairs"))
+    encoded = [encode(pair, base.tokenizer) for pair in chosen]
+    examples = [example for example in encoded if len(example.input_ids) <= options.max_tokens]
+    if not examples:
+        raise TuneError(f"{data}: every pair is longer than max_tokens={options.max_tokens}; raise it")
+
+    on_phase(Phase("training", f"{len(examples):,} examples"))
+    outcome = train_adapter(
+        base, examples, options, out / CHECKPOINTS, on_progress=on_progress, should_stop=should_stop
+    )
+    result = TuneResult(
+        out=out,
+        finished=outcome.finished,
+        steps=outcome.steps,
+        total_steps=outcome.total_steps,
+        final_loss=outcome.final_loss,
+        train_s=outcome.train_s,
+        examples=len(examples),
+        left_out=len(encoded) - len(examples),
+        resumed_from=outcome.resumed_from,
+        adapter=None,
+        sidecar=None,
+    )
+    if not outcome.finished:
+        return result
+
+    on_phase(Phase("exporting", ADAPTER_FILE))
+    adapter = export_adapter(outcome.peft_model, out / ADAPTER_FILE, alpha=options.alpha)
+    sidecar = out / SIDECAR_FILE
+    provenance = {
+        "format": SIDECAR_FORMAT,
+        "adapter": {"file": adapter.name, "sha256": file_sha256(adapter), "bytes": adapter.stat().st_size},
+        "base_model": {"file": base_path.name, "sha256": identity["base_model_sha256"]},
+        "data": {
+            "file": data.name,
+            "sha256": identity["data_sha256"],
+            "pairs": len(pairs),
+            "used": len(examples),
+            "left_out_too_long": len(encoded) - len(examples),
+            "tokens": sum(len(example.input_ids) for example in examples),
+            "reply_tokens": sum(sum(label >= 0 for label in example.labels) for example in examples),
+            "synth": _synth_meta(data),
+        },
+        "seed": options.seed,
+        "options": identity["options"],
+        "command": command,
+        "arkg_version": version("arkg"),
+        "libraries": {name: version(name) for name in LIBRARIES},
+        "device": outcome.device,
+        "steps": outcome.steps,
+        "train_s": round(outcome.train_s, 1),
+        "final_loss": outcome.final_loss,
+        "loss_by_step": {step: round(loss, 4) for step, loss in outcome.losses},
+        "first_loss": statistics.fmean(loss for _, loss in outcome.losses[:10]) if outcome.losses else None,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+    _write_json(sidecar, provenance)
+    return TuneResult(**{**result.__dict__, "adapter": adapter, "sidecar": sidecar})
+
+
+def _claim_folder(out: Path, identity: dict[str, Any], restart: bool) -> None:
+    """Make `out` this run's folder: new, or holding a run started with the same identity."""
+    run_file = out / RUN_FILE
+    if run_file.is_file() and not restart:
+        earlier = json.loads(run_file.read_text(encoding="utf-8"))
+        if earlier != identity:
+            changed = [key for key in identity if earlier.get(key) != identity[key]]
+            raise TuneError(
+                f"{out} holds a run with other {', '.join(changed)}; use another folder, or restart to start over"
+            )
+        return
+    if out.exists() and any(out.iterdir()) and not run_file.is_file():
+        raise TuneError(f"{out} exists and is not a tuning run's folder; name a new or empty folder")
+    if restart:
+        shutil.rmtree(out / CHECKPOINTS, ignore_errors=True)
+        for name in (ADAPTER_FILE, SIDECAR_FILE):
+            (out / name).unlink(missing_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
+    _write_json(run_file, identity)
+
+
+def _synth_meta(data: Path) -> Any:
+    meta = data.with_name(data.name + SYNTH_META_SUFFIX)
+    if not meta.is_file():
+        return None
+    return {"file": meta.name, "sha256": file_sha256(meta), "content": json.loads(meta.read_text(encoding="utf-8"))}
+
+
+def _write_json(path: Path, value: Any) -> None:
+    temporary = path.with_name(f".{path.name}.partial")
+    temporary.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    temporary.replace(path)

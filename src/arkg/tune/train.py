@@ -1,0 +1,189 @@
+"""Supervised LoRA fine-tuning with transformers' Trainer: checkpoints, resume, stop on request.
+
+Checkpoints go to one folder every `save_every` optimizer steps (the adapter, optimizer, schedule and
+random states), so a run killed at any moment loses at most those steps, and a run asked to stop
+saves first. Training again with the same folder continues from the newest checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arkg.errors import ArkgError
+from arkg.tune.base import TunableModel
+from arkg.tune.data import IGNORED, Encoded
+from arkg.tune.options import TuneOptions
+
+# Written into each checkpoint: training seconds up to it, summed over every session that led there.
+ELAPSED_FILE = "arkg-elapsed.json"
+# The final loss is the mean over the last steps: a single batch's loss depends on which examples it drew.
+FINAL_LOSS_STEPS = 10
+
+
+class TuneError(ArkgError):
+    """A tuning run cannot start or continue as asked."""
+
+
+@dataclass(frozen=True)
+class StepProgress:
+    step: int
+    total_steps: int
+    loss: float | None  # of this step's batch (mean over its reply tokens)
+    tokens: int  # input tokens trained on so far in this session
+    session_s: float  # seconds since this session's first step
+    session_steps: int  # steps done in this session
+
+    @property
+    def tokens_per_s(self) -> float | None:
+        return self.tokens / self.session_s if self.session_s > 0 else None
+
+    @property
+    def eta_s(self) -> float | None:
+        if self.session_steps == 0:
+            return None
+        return self.session_s / self.session_steps * (self.total_steps - self.step)
+
+
+@dataclass(frozen=True)
+class TrainOutcome:
+    peft_model: Any
+    steps: int
+    total_steps: int
+    finished: bool  # False: stopped on request, resumable from the last checkpoint
+    final_loss: float | None
+    losses: list[tuple[int, float]]  # (step, loss) of every step, earlier sessions included
+    train_s: float  # training time summed over sessions
+    device: str
+    resumed_from: int | None  # the step this session started from (None: from scratch)
+
+
+def latest_checkpoint(folder: Path) -> Path | None:
+    """The checkpoint with the highest step in `folder` (Trainer names them checkpoint-<step>)."""
+    steps = [
+        (int(child.name.removeprefix("checkpoint-")), child)
+        for child in folder.glob("checkpoint-*")
+        if child.name.removeprefix("checkpoint-").isdigit() and (child / "trainer_state.json").is_file()
+    ]
+    return max(steps)[1] if steps else None
+
+
+def train_adapter(
+    base: TunableModel,
+    examples: Sequence[Encoded],
+    options: TuneOptions,
+    checkpoints: Path,
+    *,
+    on_progress: Callable[[StepProgress], None] | None = None,
+    should_stop: Callable[[], bool] = lambda: False,
+) -> TrainOutcome:
+    """Train a LoRA adapter on `examples`, checkpointing into `checkpoints` and resuming from it."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import DataCollatorForSeq2Seq, PrinterCallback, Trainer, TrainerCallback, TrainingArguments
+
+    cuda = torch.cuda.is_available()
+    blocks = base.model.config.num_hidden_layers
+    if options.layers is not None and options.layers > blocks:
+        raise TuneError(f"layers={options.layers}: the model has {blocks} blocks")
+    peft_model = get_peft_model(
+        base.model,
+        LoraConfig(
+            r=options.rank,
+            lora_alpha=options.alpha,
+            lora_dropout=options.dropout,
+            target_modules=list(options.target_modules),
+            layers_to_transform=None if options.layers is None else list(range(blocks - options.layers, blocks)),
+            task_type="CAUSAL_LM",
+        ),
+    )
+    resume = latest_checkpoint(checkpoints)
+    earlier_s = _elapsed_at(resume)
+    started = {"at": None, "step": 0}
+    tokens = {"seen": 0}
+
+    class Reporter(TrainerCallback):
+        def on_step_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            if started["at"] is None:
+                started["at"], started["step"] = time.monotonic(), state.global_step
+                tokens["seen"] = state.num_input_tokens_seen  # restored from the checkpoint on resume
+
+        def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kwargs: Any) -> None:
+            if on_progress is None or not logs or "loss" not in logs or started["at"] is None:
+                return
+            on_progress(
+                StepProgress(
+                    step=state.global_step,
+                    total_steps=state.max_steps,
+                    loss=float(logs["loss"]),
+                    tokens=state.num_input_tokens_seen - tokens["seen"],
+                    session_s=time.monotonic() - started["at"],
+                    session_steps=state.global_step - started["step"],
+                )
+            )
+
+        def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            if should_stop():
+                control.should_save = True
+                control.should_training_stop = True
+
+        def on_save(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            session = time.monotonic() - started["at"] if started["at"] is not None else 0.0
+            folder = Path(args.output_dir) / f"checkpoint-{state.global_step}"
+            (folder / ELAPSED_FILE).write_text(json.dumps({"train_s": earlier_s + session}), encoding="utf-8")
+
+    arguments = TrainingArguments(
+        output_dir=str(checkpoints),
+        per_device_train_batch_size=options.batch_size,
+        learning_rate=options.learning_rate,
+        lr_scheduler_type="cosine",
+        warmup_steps=options.warmup_steps,
+        num_train_epochs=options.epochs,
+        max_steps=options.max_steps or -1,
+        logging_steps=1,
+        save_strategy="steps",
+        save_steps=options.save_every,
+        save_total_limit=2,
+        report_to="none",
+        disable_tqdm=True,
+        seed=options.seed,
+        data_seed=options.seed,
+        train_sampling_strategy="group_by_length",
+        remove_unused_columns=False,
+        include_num_input_tokens_seen=True,
+        use_cpu=not cuda,
+    )
+    trainer = Trainer(
+        model=peft_model,
+        args=arguments,
+        train_dataset=[example.as_features() for example in examples],
+        data_collator=DataCollatorForSeq2Seq(base.tokenizer, padding=True, label_pad_token_id=IGNORED),
+        callbacks=[Reporter()],
+    )
+    trainer.remove_callback(PrinterCallback)  # it prints every log line; progress goes to on_progress instead
+    trainer.train(resume_from_checkpoint=str(resume) if resume else None)
+    state = trainer.state
+    losses = [(entry["step"], float(entry["loss"])) for entry in state.log_history if "loss" in entry]
+    recent = [loss for _, loss in losses[-FINAL_LOSS_STEPS:]]
+    session_s = time.monotonic() - started["at"] if started["at"] is not None else 0.0
+    return TrainOutcome(
+        peft_model=peft_model,
+        steps=state.global_step,
+        total_steps=state.max_steps,
+        finished=state.global_step >= state.max_steps,
+        final_loss=sum(recent) / len(recent) if recent else None,
+        losses=losses,
+        train_s=earlier_s + session_s,
+        device="cuda" if cuda else "cpu",
+        resumed_from=int(resume.name.removeprefix("checkpoint-")) if resume else None,
+    )
+
+
+def _elapsed_at(checkpoint: Path | None) -> float:
+    if checkpoint is None or not (checkpoint / ELAPSED_FILE).is_file():
+        return 0.0
+    return float(json.loads((checkpoint / ELAPSED_FILE).read_text(encoding="utf-8"))["train_s"])

@@ -1,0 +1,75 @@
+"""The CI-sized run: a few steps on a tiny data set, stopped and resumed, exported, loaded by llama.cpp."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import gguf
+import pytest
+
+from arkg.agents import build_strategy
+from arkg.agents.ark.trace import AnchorAttempt, RelationAttempt
+from arkg.graph import open_graph
+from arkg.llm import LlamaCppModel
+from arkg.llm.bundled import bundled_model_path
+from arkg.tune import TuneError, TuneOptions, tune
+
+from tune_pairs import write_pairs
+
+pytestmark = pytest.mark.slow
+
+# Two steps of four examples on the last two blocks: seconds of training, the whole path exercised.
+OPTIONS = TuneOptions(max_steps=2, batch_size=4, layers=2, save_every=5, warmup_steps=0, learning_rate=1e-3)
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_train_stop_resume_export_and_answer_through_llama_cpp(tmp_path: Path) -> None:
+    data = write_pairs(tmp_path / "pairs.jsonl")
+    out = tmp_path / "run"
+    steps: list[int] = []
+
+    stopped = tune(data, out, OPTIONS, threads=1, should_stop=lambda: True, on_progress=lambda p: steps.append(p.step))
+    # Asked to stop after the first step: a checkpoint is saved there, nothing is exported yet.
+    assert (stopped.finished, stopped.steps, stopped.total_steps, stopped.adapter) == (False, 1, 2, None)
+    assert (out / "checkpoints" / "checkpoint-1" / "adapter_model.safetensors").is_file()
+
+    done = tune(data, out, OPTIONS, threads=1, command="arkg tune --data pairs.jsonl", on_progress=lambda p: steps.append(p.step))
+    assert (done.finished, done.resumed_from, done.steps) == (True, 1, 2)
+    assert steps == [1, 2]  # step 1 was not trained twice
+    assert done.examples == 8 and done.left_out == 0
+
+    provenance = json.loads(done.sidecar.read_text(encoding="utf-8"))
+    assert provenance["data"]["sha256"] == _sha256(data) and provenance["data"]["used"] == 8
+    assert provenance["base_model"]["sha256"] == _sha256(bundled_model_path())
+    assert provenance["adapter"]["sha256"] == _sha256(done.adapter)
+    assert provenance["options"] == OPTIONS.model_dump(mode="json") and provenance["seed"] == 0
+    assert provenance["command"] == "arkg tune --data pairs.jsonl"
+    assert provenance["steps"] == 2 and provenance["final_loss"] > 0 and provenance["train_s"] > 0
+    assert set(provenance["loss_by_step"]) == {"1", "2"}
+
+    # The adapter is llama.cpp's LoRA format: its metadata, and A/B for each linear layer of the last 2 blocks.
+    reader = gguf.GGUFReader(done.adapter)
+    fields = {name: reader.fields[name].contents() for name in ("general.type", "general.architecture", "adapter.type")}
+    assert fields == {"general.type": "adapter", "general.architecture": "llama", "adapter.type": "lora"}
+    assert reader.fields["adapter.lora.alpha"].contents() == OPTIONS.alpha
+    names = {tensor.name for tensor in reader.tensors}
+    assert len(names) == 2 * 7 * 2
+    assert {"blk.29.attn_q.weight.lora_a", "blk.28.ffn_down.weight.lora_b"} <= names
+    assert not any(name.startswith("blk.27.") for name in names)
+
+    model = LlamaCppModel(lora_path=done.adapter, n_threads=1)
+    result = build_strategy("ark", model, open_graph(None), {"mode": "constrained", "k_max": 1}).ask(
+        "Was Pierre Curie born in Poland?"
+    )
+    assert result.answer in (True, False, None) and result.stop_reason
+    picks = [event for event in result.trace.events if isinstance(event, (AnchorAttempt, RelationAttempt))]
+    assert picks and all(getattr(event, "valid", True) and getattr(event, "outcome", "valid") != "invalid" for event in picks)
+
+    # Other options on the same folder are refused: the checkpoints belong to this run.
+    with pytest.raises(TuneError, match="holds a run with other options"):
+        tune(data, out, OPTIONS.model_copy(update={"rank": 4}))

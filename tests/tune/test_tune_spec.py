@@ -1,0 +1,95 @@
+"""Model specs that put a LoRA adapter on a llama.cpp model; the core package never needs torch."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arkg.data import tuned_adapter_path
+from arkg.errors import ModelError, SpecError
+from arkg.llm import ModelSpec, open_model, parse_model_spec
+from arkg.llm.spec import ACCEPTED_FORMS, TUNED
+from arkg.tune import TrainExtraMissing, require_train_extra
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("spec", "parsed"),
+    [
+        ("llamacpp:tuned", ModelSpec("llamacpp", adapter=TUNED)),
+        ("llamacpp:+/runs/a/adapter.gguf", ModelSpec("llamacpp", adapter="/runs/a/adapter.gguf")),
+        ("llamacpp:/m/base.gguf+/runs/adapter.gguf", ModelSpec("llamacpp", model="/m/base.gguf", adapter="/runs/adapter.gguf")),
+        # A "+" inside a directory name stays in the path: the split is right after ".gguf".
+        ("llamacpp:/w/owner+name/m.gguf", ModelSpec("llamacpp", model="/w/owner+name/m.gguf")),
+        ("llamacpp:/w/a+b/m.GGUF+/w/c+d/l.gguf", ModelSpec("llamacpp", model="/w/a+b/m.GGUF", adapter="/w/c+d/l.gguf")),
+    ],
+)
+def test_adapter_specs(spec: str, parsed: ModelSpec) -> None:
+    assert parse_model_spec(spec) == parsed
+
+
+def test_the_tuned_adapter_fits_the_bundled_model_only() -> None:
+    with pytest.raises(SpecError, match="write 'llamacpp:tuned'"):
+        parse_model_spec("llamacpp:/m/other.gguf+tuned")
+
+
+def test_accepted_forms_and_readme_name_every_adapter_form() -> None:
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    for form in ("llamacpp:tuned", "llamacpp:+/path/to/adapter.gguf", "llamacpp:/path/to/model.gguf+/path/to/adapter.gguf"):
+        assert form in ACCEPTED_FORMS
+        assert f"`{form}`" in readme
+
+
+def test_a_missing_adapter_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(ModelError, match="LoRA adapter file not found: .*absent.gguf"):
+        open_model(f"llamacpp:+{tmp_path / 'absent.gguf'}", cache=False)
+
+
+def test_a_file_that_is_no_adapter_is_an_error_not_ignored(tmp_path: Path) -> None:
+    """llama.cpp fails to load it; llama-cpp-python would go on with the bare base model."""
+    bogus = tmp_path / "bogus.gguf"
+    bogus.write_text('{"not": "a gguf"}', encoding="utf-8")
+    with pytest.raises(ModelError, match="Could not load the LoRA adapter .*bogus.gguf"):
+        open_model(f"llamacpp:+{bogus}", cache=False)
+
+
+def test_the_tuned_adapter_ships_in_the_package() -> None:
+    path = tuned_adapter_path()
+    assert path.is_file() and path.parent.name == "data"
+    assert 1_000_000 < path.stat().st_size < 8_000_000  # a few MB
+
+
+def test_the_core_package_never_imports_torch() -> None:
+    code = (
+        "import sys, arkg, arkg.cli, arkg.llm.spec, arkg.tune, arkg.cli.tune, arkg.session\n"
+        "heavy = [name for name in ('torch', 'transformers', 'peft', 'gguf') if name in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO_ROOT)
+
+
+def test_without_the_extra_tuning_names_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "peft" else real(name, *a))
+    with pytest.raises(TrainExtraMissing, match=r"peft not installed\): pip install 'arkg\[train\]'"):
+        require_train_extra()
+
+    import typer
+
+    from arkg.cli import tune as tune_command
+
+    app = typer.Typer()
+    tune_command.register(app)
+    app.command("noop")(lambda: None)  # a group of two, so that `tune` is a subcommand
+    pairs = tmp_path / "pairs.jsonl"
+    pairs.write_text("{}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["tune", "--data", str(pairs), "--out", str(tmp_path / "run")])
+    assert result.exit_code == 1
+    assert "pip install 'arkg[train]'" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "run").exists()

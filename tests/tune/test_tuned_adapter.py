@@ -1,0 +1,39 @@
+"""The tuned adapter shipped in arkg: its provenance and its identity to the response cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from arkg.data import TUNED_ADAPTER_PROVENANCE, tuned_adapter_path
+from arkg.llm import open_model
+from arkg.llm.bundled import bundled_model_path
+
+
+def _sha256(path) -> str:  # type: ignore[no-untyped-def]
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_the_sidecar_records_how_the_shipped_adapter_was_made() -> None:
+    adapter = tuned_adapter_path()
+    provenance = json.loads(adapter.with_name(TUNED_ADAPTER_PROVENANCE).read_text(encoding="utf-8"))
+    assert provenance["adapter"]["sha256"] == _sha256(adapter)
+    assert provenance["base_model"]["sha256"] == _sha256(bundled_model_path())
+    assert provenance["command"].startswith("arkg tune --data ")
+    assert len(provenance["data"]["sha256"]) == 64 and provenance["data"]["used"] > 0
+    # The pairs came from `arkg synth`, whose provenance (split rule included) is kept beside them.
+    synth = provenance["data"]["synth"]
+    assert synth is not None and len(synth["sha256"]) == 64
+    assert isinstance(provenance["seed"], int) and provenance["options"]["rank"] >= 1
+    assert provenance["steps"] > 0 and provenance["train_s"] > 0 and provenance["final_loss"] > 0
+    assert provenance["arkg_version"] and provenance["libraries"]["torch"].startswith("2.13")
+
+
+def test_the_tuned_model_is_another_model_to_the_cache() -> None:
+    base = open_model("llamacpp", cache=False)
+    tuned = open_model("llamacpp:tuned", cache=False)
+    digests = {}
+    assert tuned.name.endswith("+" + tuned_adapter_path().name)
+    assert base.cache_identity(lambda path: digests.setdefault(path, _sha256(path))) != tuned.cache_identity(
+        lambda path: digests.setdefault(path, _sha256(path))
+    )
