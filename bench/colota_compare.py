@@ -50,13 +50,14 @@ def main() -> None:
     for system in systems:
         right, n = sum(correct[system.label].values()), len(correct[system.label])
         low, high = wilson(right, n)
-        answers = Counter(record.answer for record in system.records.values())
+        # Open answers (entity lists, numbers: geography results) are not tallied; None is any abstention.
+        answers = Counter(r.answer for r in system.records.values() if r.answer is None or isinstance(r.answer, bool))
         print(
             f"| {system.label} | {n} | {right / n * 100:.1f} | {low * 100:.1f}-{high * 100:.1f} "
             f"| {answers[True]} / {answers[False]} / {answers[None]} |"
         )
     # What answering the same thing every time scores (over the first system's questions): the floor to clear.
-    golds = Counter(record.gold for record in systems[0].records.values()) if systems else Counter()
+    golds = Counter(r.gold for r in systems[0].records.values() if isinstance(r.gold, bool)) if systems else Counter()
     for constant in (True, False):
         if golds[constant]:
             share = golds[constant] / sum(golds.values()) * 100
