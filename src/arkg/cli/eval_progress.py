@@ -20,20 +20,26 @@ from arkg.eval.runner import RunSummary
 PLAIN_INTERVAL_S = 30.0
 
 
+def progress_bar(console: Console, disable: bool = False) -> Progress:
+    """The bar of arkg's long commands: done/total, elapsed, ETA and a status field (`status=` per task)."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[status]}"),
+        console=console,
+        disable=disable,
+    )
+
+
 class LiveProgress:
     """A rich progress bar that redraws itself in place."""
 
     def __init__(self, console: Console, label: str) -> None:
-        self._progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[status]}"),
-            console=console,
-        )
+        self._progress = progress_bar(console)
         self._task = self._progress.add_task(escape(label), total=None, status="")
 
     def __call__(self, summary: RunSummary) -> None:

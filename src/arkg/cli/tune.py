@@ -12,9 +12,9 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from arkg.cli.errors import user_errors
+from arkg.cli.eval_progress import progress_bar
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
 from arkg.tune import Phase, StepProgress, TuneOptions
 
@@ -71,17 +71,7 @@ def tune(
             stop["asked"] = True
             stderr.print("[yellow]Stopping[/yellow] after this step, with a checkpoint. Press Ctrl-C again to quit at once.")
 
-        progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[status]}"),
-            console=stderr,
-            disable=not stderr.is_terminal,
-        )
+        progress = progress_bar(stderr, disable=not stderr.is_terminal)
         task = progress.add_task("Training", total=None, status="")
         last_line = {"step": 0}
 
