@@ -85,3 +85,18 @@ def test_only_the_reply_and_its_end_of_turn_are_labelled(tokenizer) -> None:
     assert tokenizer.decode(prompt) == "<|im_start|>system\nS<|im_end|>\n<|im_start|>user\nWhich relation?<|im_end|>\n<|im_start|>assistant\n"
     assert encoded.labels[-len(labelled):] == labelled
     assert encoded.as_features()["attention_mask"] == [1] * len(encoded.input_ids)
+
+
+def test_decision_tokens_weigh_what_is_asked_and_prose_weighs_one(tokenizer) -> None:
+    reply = '{"cited_keys": ["T1"], "implication": "Marie Curie was born in Warsaw.", "continue_exploring": true}'
+    pair = Pair((Message(role="user", content="Facts?"),), reply, 1)
+    encoded = encode(pair, tokenizer, decision_weight=5.0)
+    weighted = [(tokenizer.decode([token]), weight) for token, weight, label in zip(encoded.input_ids, encoded.weights, encoded.labels) if label != IGNORED]
+    heavy = "".join(text for text, weight in weighted if weight == 5.0)
+    assert "T1" in heavy and "true" in heavy
+    assert "Warsaw" not in heavy and "born" not in heavy
+    assert {weight for _, weight in weighted} == {1.0, 5.0}
+    assert weighted[-1] == ("<|im_end|>", 1.0)
+    assert all(weight == 0.0 for weight, label in zip(encoded.weights, encoded.labels) if label == IGNORED)
+    plain = encode(pair, tokenizer)
+    assert plain.input_ids == encoded.input_ids and {w for w, label in zip(plain.weights, plain.labels) if label != IGNORED} == {1.0}

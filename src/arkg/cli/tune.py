@@ -40,6 +40,9 @@ def tune(
     batch_size: Annotated[int, typer.Option(min=1, help="Examples per optimizer step.")] = _DEFAULTS.batch_size,
     max_tokens: Annotated[int, typer.Option(min=16, help="Leave out examples longer than this (never cut).")] = _DEFAULTS.max_tokens,
     max_examples: Annotated[int | None, typer.Option(min=1, help="Train on a seeded sample of this many pairs.")] = None,
+    decision_weight: Annotated[
+        float, typer.Option(min=0.0, help="Loss weight of a reply's decision tokens against its prose (1: plain mean).")
+    ] = _DEFAULTS.decision_weight,
     warmup_steps: Annotated[int, typer.Option(min=0, help="Steps of linear warm-up.")] = _DEFAULTS.warmup_steps,
     save_every: Annotated[int, typer.Option(min=1, help="Steps between checkpoints.")] = _DEFAULTS.save_every,
     seed: Annotated[int, typer.Option(help="Seed of the initialisation, sampling and data order.")] = _DEFAULTS.seed,
@@ -62,8 +65,8 @@ def tune(
         require_train_extra()
         options = TuneOptions(
             rank=rank, layers=layers, alpha=alpha, learning_rate=learning_rate, epochs=epochs, max_steps=max_steps,
-            batch_size=batch_size, max_tokens=max_tokens, max_examples=max_examples, warmup_steps=warmup_steps,
-            save_every=save_every, seed=seed,
+            batch_size=batch_size, max_tokens=max_tokens, max_examples=max_examples, decision_weight=decision_weight,
+            warmup_steps=warmup_steps, save_every=save_every, seed=seed,
         )
         stop = {"asked": False}
 

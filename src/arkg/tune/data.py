@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from arkg.errors import ArkgError
 from arkg.graph.loaders._common import utf8_lines
 from arkg.llm.base import Message
+from arkg.tune.weights import decisive_spans, token_weights
 
 # Positions whose label is this value add nothing to the loss (the convention of torch's cross-entropy).
 IGNORED = -100
@@ -100,20 +101,30 @@ def sample_pairs(pairs: Sequence[Pair], count: int | None, seed: int) -> list[Pa
 class Encoded:
     input_ids: list[int]
     labels: list[int]
+    weights: list[float]  # each label's share of the loss; 0 where the label is IGNORED
 
-    def as_features(self) -> dict[str, list[int]]:
-        return {"input_ids": self.input_ids, "labels": self.labels, "attention_mask": [1] * len(self.input_ids)}
+    def as_features(self) -> dict[str, list[Any]]:
+        return {
+            "input_ids": self.input_ids,
+            "labels": self.labels,
+            "attention_mask": [1] * len(self.input_ids),
+            "weights": self.weights,
+        }
 
 
-def encode(pair: Pair, tokenizer: Any) -> Encoded:
+def encode(pair: Pair, tokenizer: Any, decision_weight: float = 1.0) -> Encoded:
     """Token ids of prompt + reply + end of turn, labelled on the reply and end of turn only.
 
     The prompt is the model's chat template with the assistant's header, the text llama.cpp builds for
-    the same messages; the reply is tokenized on its own, as it is generated after that header.
+    the same messages; the reply is tokenized on its own, as it is generated after that header. The
+    reply's decision tokens weigh `decision_weight`, its other tokens and the end of turn 1 (see
+    arkg.tune.weights).
     """
     prompt_text = tokenizer.apply_chat_template(
         [{"role": m.role, "content": m.content} for m in pair.prompt], tokenize=False, add_generation_prompt=True
     )
     prompt = tokenizer(prompt_text, add_special_tokens=False)["input_ids"]
-    reply = tokenizer(pair.reply, add_special_tokens=False)["input_ids"] + [tokenizer.eos_token_id]
-    return Encoded(input_ids=prompt + reply, labels=[IGNORED] * len(prompt) + reply)
+    tokens = tokenizer(pair.reply, add_special_tokens=False, return_offsets_mapping=True)
+    reply = tokens["input_ids"] + [tokenizer.eos_token_id]
+    weights = token_weights(tokens["offset_mapping"], decisive_spans(pair.reply), decision_weight) + [1.0]
+    return Encoded(input_ids=prompt + reply, labels=[IGNORED] * len(prompt) + reply, weights=[0.0] * len(prompt) + weights)

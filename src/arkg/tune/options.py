@@ -24,6 +24,9 @@ class TuneOptions(BaseModel):
     max_steps: int | None = Field(None, ge=1, description="stop after this many optimizer steps (overrides epochs)")
     batch_size: int = Field(8, ge=1, description="examples per optimizer step")
     max_tokens: int = Field(768, ge=16, description="longer examples (prompt + reply) are left out, never cut")
+    # The loss weight of a reply's decision tokens (the option chosen, keys cited, the continue flag, the
+    # answer) against its prose (implication, explanation); 1 is the plain mean over reply tokens.
+    decision_weight: float = Field(1.0, gt=0, description="loss weight of a reply's decision tokens (1: plain mean)")
     max_examples: int | None = Field(None, ge=1, description="use at most this many pairs (a seeded sample)")
     save_every: int = Field(10, ge=1, description="optimizer steps between checkpoints")
     seed: int = 0

@@ -103,7 +103,7 @@ def tune(
     base = load_base(base_path)
     chosen = sample_pairs(pairs, options.max_examples, options.seed)
     on_phase(Phase("encoding", f"{len(chosen):,} of {len(pairs):,} pairs"))
-    encoded = [encode(pair, base.tokenizer) for pair in chosen]
+    encoded = [encode(pair, base.tokenizer, options.decision_weight) for pair in chosen]
     examples = [example for example in encoded if len(example.input_ids) <= options.max_tokens]
     if not examples:
         raise TuneError(f"{data}: every pair is longer than max_tokens={options.max_tokens}; raise it")

@@ -33,7 +33,7 @@ class TuneError(ArkgError):
 class StepProgress:
     step: int
     total_steps: int
-    loss: float | None  # of this step's batch (mean over its reply tokens)
+    loss: float | None  # of this step's batch (weighted mean over its reply tokens)
     tokens: int  # input tokens trained on so far in this session
     session_s: float  # seconds since this session's first step
     session_steps: int  # steps done in this session
@@ -157,11 +157,26 @@ def train_adapter(
         include_num_input_tokens_seen=True,
         use_cpu=not cuda,
     )
-    trainer = Trainer(
+    pad = DataCollatorForSeq2Seq(base.tokenizer, padding=True, label_pad_token_id=IGNORED)
+
+    def collate(features: list[dict[str, Any]]) -> dict[str, Any]:
+        batch = pad([{key: value for key, value in feature.items() if key != "weights"} for feature in features])
+        width = batch["input_ids"].shape[1]
+        batch["weights"] = torch.tensor([feature["weights"] + [0.0] * (width - len(feature["weights"])) for feature in features])
+        return batch
+
+    class WeightedTrainer(Trainer):
+        def compute_loss(self, model: Any, inputs: dict[str, Any], return_outputs: bool = False, num_items_in_batch: Any = None) -> Any:
+            weights, labels = inputs.pop("weights"), inputs.pop("labels")
+            outputs = model(**inputs)
+            loss = weighted_loss(outputs.logits, labels, weights)
+            return (loss, outputs) if return_outputs else loss
+
+    trainer = WeightedTrainer(
         model=peft_model,
         args=arguments,
         train_dataset=[example.as_features() for example in examples],
-        data_collator=DataCollatorForSeq2Seq(base.tokenizer, padding=True, label_pad_token_id=IGNORED),
+        data_collator=collate,
         callbacks=[Reporter()],
     )
     trainer.remove_callback(PrinterCallback)  # it prints every log line; progress goes to on_progress instead
@@ -181,6 +196,18 @@ def train_adapter(
         device="cuda" if cuda else "cpu",
         resumed_from=int(resume.name.removeprefix("checkpoint-")) if resume else None,
     )
+
+
+def weighted_loss(logits: Any, labels: Any, weights: Any) -> Any:
+    """Cross-entropy of each next token, averaged with the tokens' weights (equal weights: the plain
+    mean over reply tokens)."""
+    import torch.nn.functional as functional
+
+    predicted, wanted, weight = logits[:, :-1], labels[:, 1:], weights[:, 1:].to(logits.dtype)
+    losses = functional.cross_entropy(
+        predicted.reshape(-1, predicted.shape[-1]), wanted.reshape(-1), ignore_index=IGNORED, reduction="none"
+    )
+    return (losses * weight.reshape(-1)).sum() / weight.sum()
 
 
 def _elapsed_at(checkpoint: Path | None) -> float:
