@@ -1,4 +1,4 @@
-"""Which decisions a model gets right, one at a time: teacher-forced decision accuracy on training pairs.
+"""Which decisions a model gets right, one at a time: teacher-forced decision accuracy on `arkg synth` pairs.
 
 Each pair (an `arkg synth` file of held-out questions) is a prompt a strategy built on the gold route
 and the gold reply. The model reads the prompt and the gold reply token by token, as llama.cpp would
@@ -6,8 +6,8 @@ have the prompt formatted; a decision counts as right when the model's most like
 the gold one at every token of the decision (arkg.tune.weights: the option chosen, the keys cited,
 the continue flag, the answer), prose aside. Grammar-constrained decoding can only do better, as it
 rules out tokens that no valid reply has. One pass over 300 pairs takes under a quarter of an hour per
-model on 2 cores, less than a full `arkg eval`, and it tells which decision fails: the anchor, the relation, the stop or the
-answer.
+model on 2 cores, less than a full `arkg eval`, and it tells which decision fails: the anchor, the
+relation, the stop or the answer.
 
     arkg synth --out runs/heldout.jsonl --geo-db runs/geo.db --geo-questions runs/geo-questions.jsonl \\
         --split ids:runs/eval-ids.txt --strategy ark --mode constrained

@@ -5,8 +5,8 @@ A strategy's reply mixes two kinds of text. Prose (a reasoning step's `implicati
 chosen, the keys cited, whether to keep exploring, the answer) is a few tokens. Under a plain mean
 over reply tokens the prose outweighs the decision four to one in `arkg synth`'s ARK pairs (a reasoning
 step's continue flag is one token of about thirty-five), and a small model learns to copy facts long
-before it learns when to stop exploring. Weighting the decision's tokens restores the
-balance without changing what is learned.
+before it learns when to stop exploring. Weighting the decision's tokens shifts the loss towards
+them; the replies the model is taught stay the same.
 
 A reply that is not a JSON object (an option chosen from a list, a KG-Agent tool call) is all
 decision; in a JSON object every value is decision except the prose fields.
