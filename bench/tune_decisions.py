@@ -4,10 +4,11 @@ Each pair (an `arkg synth` file of held-out questions) is a prompt a strategy bu
 and the gold reply. The model reads the prompt and the gold reply token by token, as llama.cpp would
 have the prompt formatted; a decision counts as right when the model's most likely next token is
 the gold one at every token of the decision (arkg.tune.weights: the option chosen, the keys cited,
-the continue flag, the answer), prose aside. Grammar-constrained decoding can only do better, as it
-rules out tokens that no valid reply has. One pass over 300 pairs takes under a quarter of an hour per
-model on 2 cores, less than a full `arkg eval`, and it tells which decision fails: the anchor, the
-relation, the stop or the answer.
+the continue flag, the answer), prose aside, and the plan that ends a reasoning step's implication
+("Next: Serbia, continent." or "Enough to answer."), where the stop is decided. Grammar-constrained
+decoding can only do better, as it rules out tokens that no valid reply has. One pass over 300 pairs
+takes under a quarter of an hour per model on 2 cores, less than a full `arkg eval`, and it tells
+which decision fails: the anchor, the relation, the stop or the answer.
 
     arkg synth --out runs/heldout.jsonl --geo-db runs/geo.db --geo-questions runs/geo-questions.jsonl \\
         --split ids:runs/eval-ids.txt --strategy ark --mode constrained
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -30,6 +32,8 @@ from arkg.llm.bundled import bundled_model_path
 from arkg.llm.spec import TUNED, parse_model_spec
 from arkg.tune.weights import decisive_fields
 
+_PLAN = re.compile(r"(?<= )(Next|Enough)(?:: [^\"]*| to answer)\.(?=\")")
+
 
 def _kinds(record: dict) -> list[tuple[str, tuple[int, int]]]:
     """(kind, span) of each decision of a pair's reply: the call's decision, refined by field."""
@@ -41,11 +45,25 @@ def _kinds(record: dict) -> list[tuple[str, tuple[int, int]]]:
             kinds.append((decision, (start, end)))
         elif field == "continue_exploring":
             kinds.append((f"{decision}: continue={reply[start:end]}", (start, end)))
+            plan = _plan(reply)
+            if plan is not None:
+                kinds.append(plan)
         elif field == "answer":
             kinds.append((f"{decision}: answer ({record.get('variant', 'gold')} facts)", (start, end)))
         else:
             kinds.append((f"{decision}: {field}", (start, end)))
     return kinds
+
+
+def _plan(reply: str) -> tuple[str, tuple[int, int]] | None:
+    """The plan that ends a reasoning step's implication in `arkg synth` pairs ("Next: Serbia, continent."
+    or "Enough to answer."): once written, the continue flag after it is a copy, so the plan is
+    where the stop decision is taken."""
+    found = list(_PLAN.finditer(reply))
+    if not found:
+        return None
+    match = found[-1]
+    return f"reasoning: plan={match.group(1).lower()}", (match.start(1), match.end())
 
 
 def right_decisions(spec: str, records: list[dict]) -> dict[str, tuple[int, int]]:

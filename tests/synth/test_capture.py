@@ -58,6 +58,16 @@ def test_ark_pairs_are_the_messages_of_a_real_run_given_the_same_replies(sample:
     assert json.loads(pairs[6].reply) == {"explanation": "Paris lies in France, not in Poland.", "answer": "no"}
 
 
+def test_with_a_plan_each_implication_ends_with_the_next_step_or_the_stop(sample: Source) -> None:
+    def implications(plan: bool) -> list[str]:
+        teacher = ArkTeacher(route_from_chain(sample.chains[2]), _reader(sample, 2), yes_no=True, plan=plan)
+        pairs, _ = capture("ark", sample.kg, ArkSettings(), _query(sample, 2), teacher)
+        return [json.loads(pair.reply)["implication"] for pair in pairs if pair.decision == "reasoning"]
+
+    plain, planned = implications(plan=False), implications(plan=True)
+    assert planned == [f"{plain[0]} Next: Paris, country.", f"{plain[1]} Enough to answer."]
+
+
 def test_kaping_pairs_are_the_messages_of_a_real_run_given_the_same_reply(sample: Source) -> None:
     teacher = KapingTeacher(_reader(sample, 0), yes_no=True)
     pairs, result = capture("kaping", sample.kg, KapingSettings(), _query(sample, 0), teacher)

@@ -4,6 +4,7 @@ mistake (exit 1; 2 for a bad option value; 130 when interrupted)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -33,15 +34,18 @@ def _invoke(*args: str):  # type: ignore[no-untyped-def]
 def test_synth_writes_the_pairs_and_provenance_and_prints_what_it_did(small_geo: tuple[Path, Path], tmp_path: Path) -> None:
     db, questions = small_geo
     out = tmp_path / "pairs.jsonl"
-    result = _invoke("--out", str(out), "--geo-db", str(db), "--geo-questions", str(questions), "--sample", "--variant", "gold", "--seed", "4")
+    result = _invoke("--out", str(out), "--geo-db", str(db), "--geo-questions", str(questions), "--sample", "--variant", "gold", "--seed", "4", "--plan")
     assert result.exit_code == 0, result.output
     meta = json.loads((tmp_path / "pairs.jsonl.meta.json").read_text(encoding="utf-8"))
     lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == meta["pairs"]["total"] > 0
-    assert meta["seed"] == 4 and meta["split"] == {"rule": "default"}
+    assert meta["seed"] == 4 and meta["split"] == {"rule": "default"} and meta["options"]["plan"] is True
     assert meta["command"] == (
-        f"arkg synth --out {out} --geo-db {db} --geo-questions {questions} --sample --seed 4 --variant gold"
+        f"arkg synth --out {out} --geo-db {db} --geo-questions {questions} --sample --seed 4 --variant gold --plan"
     )
+    pairs = [json.loads(line) for line in lines]
+    implications = [json.loads(p["messages"][-1]["content"])["implication"] for p in pairs if p["decision"] == "reasoning"]
+    assert implications and all(re.search(r" (Next: .+|Enough to answer)\.$", text) for text in implications)
     assert "| geo |" in result.output and "| sample | 4 | 0 |" in result.output  # the sample questions are evaluation questions
     assert f"Wrote {len(lines):,} pairs" in result.output
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from arkg.agents.answers import MAX_TEXT_CHARS
 from arkg.graph.model import Direction, Triple
 from arkg.synth import Source, program_for
 from arkg.synth.edited import EditedGraph
 from arkg.synth.readings import GoldReader, NoLabel, ProgramReader
-from arkg.synth.wording import verdict_sentence
+from arkg.synth.wording import verdict_sentence, with_plan
 
 BIRTH = Triple("Pierre Curie", "place of birth", "Paris")
 COUNTRY = Triple("Paris", "country", "France")
@@ -82,3 +83,10 @@ def test_a_verdict_reads_as_dates_numbers_or_members() -> None:
     assert verdict_sentence(["Asia"], "overlaps", ["Asia"], True) == "Asia is Asia."
     assert verdict_sentence(["Africa", "Asia"], "overlaps", ["Asia"], True) == "Asia is among Africa, Asia."
     assert verdict_sentence(["Africa"], "overlaps", ["Asia", "Europe"], False) == "None of Asia, Europe is among Africa."
+
+
+def test_an_implication_ends_with_the_next_step_and_keeps_it_whole_when_cut() -> None:
+    assert with_plan("Belgrade country: Serbia.", ("Serbia", "continent")) == "Belgrade country: Serbia. Next: Serbia, continent."
+    assert with_plan("Serbia continent: Europe.", None) == "Serbia continent: Europe. Enough to answer."
+    long = with_plan("Qatar shares border with: " + "Saudi Arabia, " * 30, ("Saudi Arabia", "capital"))
+    assert len(long) <= MAX_TEXT_CHARS and long.endswith("… Next: Saudi Arabia, capital.")

@@ -45,6 +45,7 @@ def synth(
     strategy: Annotated[list[str] | None, typer.Option("--strategy", "-s", help=f"Strategies to write pairs for (repeat): {', '.join(STRATEGIES)}.")] = None,
     mode: Annotated[list[SelectionMode] | None, typer.Option("--mode", help="Selection modes (repeat); default both.")] = None,
     variant: Annotated[list[Variant] | None, typer.Option("--variant", help="Gold chains, contradicting or unsettling facts (repeat); default all.")] = None,
+    plan: Annotated[bool, typer.Option("--plan", help='End each ARK implication with the next step ("Next: Serbia, continent.") or "Enough to answer.".')] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUT, and start over an unfinished run of other settings.")] = False,
 ) -> None:
     """Turn gold reasoning chains into KG-Agent programs and supervised fine-tuning pairs.
@@ -66,6 +67,7 @@ def synth(
             modes=tuple(dict.fromkeys(mode or (SelectionMode.CONSTRAINED, SelectionMode.FREE))),
             variants=tuple(dict.fromkeys(variant or Variant)),
             seed=seed,
+            plan=plan,
         )
         with ExitStack() as stack:
             sources: list[Source] = []

@@ -62,6 +62,8 @@ class SynthOptions:
     modes: tuple[SelectionMode, ...] = (SelectionMode.CONSTRAINED, SelectionMode.FREE)
     variants: tuple[Variant, ...] = tuple(Variant)
     seed: int = 0
+    # ARK implications end with the route's next step ("Next: Serbia, continent.") or "Enough to answer."
+    plan: bool = False
     ark: ArkSettings = field(default_factory=ArkSettings)
     kaping: KapingSettings = field(default_factory=KapingSettings)
     kg_agent: KgAgentSettings = field(default_factory=KgAgentSettings)
@@ -211,7 +213,7 @@ class _ChainRun:
         if strategy == ARK:
             for mode in self.options.modes:
                 settings = self.options.ark.model_copy(update={"mode": mode})
-                self.attempt(strategy, mode.value, case, settings, lambda: ArkTeacher(case.route, case.reader, self.chain.yes_no))
+                self.attempt(strategy, mode.value, case, settings, lambda: ArkTeacher(case.route, case.reader, self.chain.yes_no, plan=self.options.plan))
         elif strategy == KAPING:
             self.attempt(strategy, ANY_MODE, case, self.options.kaping, lambda: KapingTeacher(case.reader, self.chain.yes_no))
         elif strategy == KG_AGENT:

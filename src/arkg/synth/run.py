@@ -187,6 +187,7 @@ def _options(options: SynthOptions) -> dict[str, Any]:
         "strategies": list(options.strategies),
         "modes": [mode.value for mode in options.modes],
         "variants": [variant.value for variant in options.variants],
+        "plan": options.plan,
         "ark": options.ark.model_dump(mode="json"),
         "kaping": options.kaping.model_dump(mode="json"),
     }

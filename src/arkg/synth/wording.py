@@ -47,6 +47,15 @@ def implication(anchor: str, relation: str, direction: Direction, triples: Seque
     return fit(f"{anchor} {relation}: {listing([t.tail for t in triples])}.")
 
 
+def with_plan(implication: str, next_step: tuple[str, str] | None) -> str:
+    """A reasoning step's implication followed by what the route does next: "Next: Serbia, continent."
+    or "Enough to answer.". The stop flag that follows in the reply then reads off words the model
+    wrote itself, and the next anchor and relation are in its history, instead of resting on a bare
+    true/false decided from the question alone."""
+    plan = "Enough to answer." if next_step is None else f"Next: {one_line(next_step[0])}, {next_step[1]}."
+    return f"{fit(implication, MAX_TEXT_CHARS - len(plan) - 1)} {plan}"
+
+
 def facts_explanation(triples: Sequence[Triple], then: str = "") -> str:
     """An explanation that names the facts an answer rests on, then (kept whole) the step from them
     to the answer, if any."""

@@ -2,8 +2,9 @@
 
 At each call it answers what the prompt asks, from the route and what the agent shows: the step's
 anchor among the candidates (or by name in free mode), its relation among those listed, the keys
-under which the step's gold facts are shown, and at the end the answer that the cited facts
-settle (the reader). Anything the route needs that the agent does not offer (an anchor not among
+under which the step's gold facts are shown with their implication (ending, with `plan`, in the
+route's next step or "Enough to answer."), and at the end the answer that the cited facts settle
+(the reader). Anything the route needs that the agent does not offer (an anchor not among
 the candidates, a gold fact not shown, a retry after a rejected reply) raises NotFollowed: the
 run is abandoned and reported, never padded with a guess.
 """
@@ -26,6 +27,7 @@ from arkg.synth.chains import Reason
 from arkg.synth.readings import NoLabel, Reading
 from arkg.synth.routes import RouteStep
 from arkg.synth.teachers.common import reply_answer
+from arkg.synth.wording import with_plan
 from arkg.text import one_line
 
 Reader = Callable[[Sequence[Triple]], Reading]
@@ -36,6 +38,7 @@ class ArkTeacher:
     route: Sequence[RouteStep]
     reader: Reader  # the answer the cited facts settle
     yes_no: bool
+    plan: bool = False  # end each implication with the next step, or "Enough to answer."
     decisions: list[str] = field(default_factory=list)
     position: int = 0
     shown: dict[str, Triple] = field(default_factory=dict)  # key -> fact, of the current step
@@ -99,7 +102,11 @@ class ArkTeacher:
             )
         self.cited += [self.shown[key] for key in keys]
         self.position += 1
-        return {"cited_keys": keys, "implication": step.implication, "continue_exploring": self.position < len(self.route)}
+        following = self.route[self.position] if self.position < len(self.route) else None
+        implication = step.implication
+        if self.plan:
+            implication = with_plan(implication, None if following is None else (following.anchor, following.label))
+        return {"cited_keys": keys, "implication": implication, "continue_exploring": following is not None}
 
     def _answer(self) -> dict[str, str]:
         try:
