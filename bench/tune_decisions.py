@@ -71,7 +71,7 @@ def right_decisions(spec: str, records: list[dict]) -> dict[str, tuple[int, int]
     parsed = parse_model_spec(spec)
     if parsed.backend != "llamacpp":
         raise SystemExit(f"{spec}: next-token scores need an in-process llamacpp model")
-    adapter = tuned_adapter_path() if parsed.adapter == TUNED else parsed.adapter
+    adapter = str(tuned_adapter_path()) if parsed.adapter == TUNED else parsed.adapter
     # Scores at every position (logits_all), which arkg's own backend never needs.
     llama = Llama(
         model_path=parsed.model or str(bundled_model_path()), lora_path=adapter, n_ctx=4096, logits_all=True, verbose=False
