@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -32,11 +31,11 @@ from arkg.llm.bundled import bundled_model_path
 from arkg.llm.spec import TUNED, parse_model_spec
 from arkg.tune.weights import decisive_fields
 
-_PLAN = re.compile(r"(?<= )(Next|Enough)(?:: [^\"]*| to answer)\.(?=\")")
-
 
 def _kinds(record: dict) -> list[tuple[str, tuple[int, int]]]:
-    """(kind, span) of each decision of a pair's reply: the call's decision, refined by field."""
+    """(kind, span) of each decision of a pair's reply: the call's decision, refined by field. The
+    plan that ends a reasoning step's implication is named by its first word (next or enough): once written, the
+    continue flag after it is a copy, so the plan is where the stop decision is taken."""
     reply = record["messages"][-1]["content"]
     decision = record.get("decision", "reply")
     kinds = []
@@ -45,25 +44,13 @@ def _kinds(record: dict) -> list[tuple[str, tuple[int, int]]]:
             kinds.append((decision, (start, end)))
         elif field == "continue_exploring":
             kinds.append((f"{decision}: continue={reply[start:end]}", (start, end)))
-            plan = _plan(reply)
-            if plan is not None:
-                kinds.append(plan)
+        elif field == "plan":
+            kinds.append((f"{decision}: plan={reply[start:end].split(maxsplit=1)[0].rstrip(':').lower()}", (start, end)))
         elif field == "answer":
             kinds.append((f"{decision}: answer ({record.get('variant', 'gold')} facts)", (start, end)))
         else:
             kinds.append((f"{decision}: {field}", (start, end)))
     return kinds
-
-
-def _plan(reply: str) -> tuple[str, tuple[int, int]] | None:
-    """The plan that ends a reasoning step's implication in `arkg synth` pairs ("Next: Serbia, continent."
-    or "Enough to answer."): once written, the continue flag after it is a copy, so the plan is
-    where the stop decision is taken."""
-    found = list(_PLAN.finditer(reply))
-    if not found:
-        return None
-    match = found[-1]
-    return f"reasoning: plan={match.group(1).lower()}", (match.start(1), match.end())
 
 
 def right_decisions(spec: str, records: list[dict]) -> dict[str, tuple[int, int]]:

@@ -55,3 +55,26 @@ def test_each_decision_is_named_by_its_field() -> None:
     reply = '{"cited_keys": ["T2"], "implication": "x", "continue_exploring": true}'
     assert [(field, reply[start:end]) for field, start, end in decisive_fields(reply)] == [("cited_keys", '["T2"]'), ("continue_exploring", "true")]
     assert decisive_fields("Warsaw") == [(None, 0, 6)]
+
+
+@pytest.mark.parametrize(
+    ("next_step", "plan"),
+    [(("Serbia", "continent"), "Next: Serbia, continent."), (("The \"Big\" One", "country"), 'Next: The \\"Big\\" One, country.'), (None, "Enough to answer.")],
+)
+def test_the_plan_that_ends_an_implication_is_a_decision_of_its_own(next_step: tuple[str, str] | None, plan: str) -> None:
+    import json
+
+    from arkg.synth.wording import with_plan
+
+    implication = with_plan("France capital: Paris.", next_step)
+    reply = json.dumps({"cited_keys": ["T1"], "implication": implication, "continue_exploring": next_step is not None})
+    assert [(field, reply[start:end]) for field, start, end in decisive_fields(reply)] == [
+        ("cited_keys", '["T1"]'),
+        ("plan", plan),
+        ("continue_exploring", json.dumps(next_step is not None)),
+    ]
+
+
+def test_an_implication_without_a_plan_is_all_prose() -> None:
+    reply = '{"cited_keys": [], "implication": "Next to nothing: Paris. Enough said.", "continue_exploring": false}'
+    assert _texts(reply) == ["[]", "false"]

@@ -9,13 +9,19 @@ before it learns when to stop exploring. Weighting the decision's tokens shifts 
 them; the replies the model is taught stay the same.
 
 A reply that is not a JSON object (an option chosen from a list, a KG-Agent tool call) is all
-decision; in a JSON object every value is decision except the prose fields.
+decision; in a JSON object every value is decision except the prose fields, and the plan that
+`arkg synth --plan` ends an implication with ("Next: Serbia, continent." or "Enough to answer."):
+the continue flag after it is a copy of it, so the plan is where the stop is decided. Left at prose
+weight, its first word is one hard token among forty easy ones, and a tuned model goes on copying the
+previous step's "Next:" where the gold says "Enough".
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+
+from arkg.synth.wording import PLAN
 
 # The JSON fields whose values are free text explaining a decision, not the decision itself.
 PROSE_FIELDS = frozenset({"implication", "explanation"})
@@ -30,8 +36,9 @@ def decisive_spans(reply: str) -> list[tuple[int, int]]:
 
 
 def decisive_fields(reply: str) -> list[tuple[str | None, int, int]]:
-    """(field, start, end) of each part of the reply that states its decision; field is None for a
-    reply that is no JSON object (the whole reply)."""
+    """(field, start, end) of each part of the reply that states its decision, in reply order; field
+    is None for a reply that is no JSON object (the whole reply), "plan" for the plan that ends an
+    implication."""
     try:
         value, end = _DECODER.raw_decode(reply)
     except json.JSONDecodeError:
@@ -48,6 +55,8 @@ def decisive_fields(reply: str) -> list[tuple[str | None, int, int]]:
         _, position = _DECODER.raw_decode(reply, position)
         if key not in PROSE_FIELDS:
             fields.append((key, start, position))
+        elif key == "implication" and (plan := PLAN.search(reply, start, position - 1)):
+            fields.append(("plan", plan.start(), plan.end()))
         position = _skip(reply, position)
         if reply[position] == ",":
             position = _skip(reply, position + 1)
