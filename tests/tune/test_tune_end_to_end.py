@@ -73,3 +73,16 @@ def test_train_stop_resume_export_and_answer_through_llama_cpp(tmp_path: Path) -
     # Other options on the same folder are refused: the checkpoints belong to this run.
     with pytest.raises(TuneError, match="holds a run with other options"):
         tune(data, out, OPTIONS.model_copy(update={"rank": 4}))
+
+    # Tuning that adapter further starts from it: a step at a vanishing learning rate keeps it as it was.
+    further = tune(
+        data, tmp_path / "further", OPTIONS.model_copy(update={"max_steps": 1, "learning_rate": 1e-9}), threads=1, from_adapter=done.adapter
+    )
+    before = {tensor.name: tensor.data for tensor in reader.tensors}
+    after = {tensor.name: tensor.data for tensor in gguf.GGUFReader(further.adapter).tensors}
+    assert set(after) == set(before) and all((after[name] == before[name]).all() for name in before)
+    assert any(before[name].any() for name in before if name.endswith("lora_b"))  # a fresh adapter's B is zero
+    started = json.loads(further.sidecar.read_text(encoding="utf-8"))["from_adapter"]
+    assert started == {"file": "adapter.gguf", "sha256": _sha256(done.adapter)}
+    with pytest.raises(TuneError, match="Adapter to start from not found: .*missing.gguf"):
+        tune(data, tmp_path / "other", OPTIONS, from_adapter=tmp_path / "missing.gguf")

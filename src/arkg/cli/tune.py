@@ -31,6 +31,13 @@ def tune(
     base_model: Annotated[
         Path | None, typer.Option("--base-model", help="GGUF model to tune (llama architecture); default: the bundled one.")
     ] = None,
+    from_adapter: Annotated[
+        Path | None,
+        typer.Option(
+            "--from-adapter",
+            help="Tune this adapter further (GGUF, as arkg tune exports; e.g. the shipped one) instead of a fresh one; same --rank and --layers.",
+        ),
+    ] = None,
     rank: Annotated[int, typer.Option(min=1, help="LoRA rank.")] = _DEFAULTS.rank,
     layers: Annotated[int | None, typer.Option(min=1, help="Adapt only the last N transformer blocks (default: all).")] = None,
     alpha: Annotated[float, typer.Option(min=0.0, help="LoRA alpha (updates scale by alpha / rank).")] = _DEFAULTS.alpha,
@@ -93,7 +100,7 @@ def tune(
         try:
             with progress, two_step_ctrl_c(stopping):
                 result = run_tune(
-                    data, out, options, base_model=base_model, command=shlex.join(["arkg", *sys.argv[1:]]),
+                    data, out, options, base_model=base_model, from_adapter=from_adapter, command=shlex.join(["arkg", *sys.argv[1:]]),
                     restart=restart, threads=threads, on_phase=on_phase, on_progress=on_progress, should_stop=lambda: stop["asked"],
                 )
         except QuitNow:

@@ -67,6 +67,7 @@ def tune(
     options: TuneOptions = TuneOptions(),
     *,
     base_model: str | Path | None = None,
+    from_adapter: str | Path | None = None,
     command: str = "",
     restart: bool = False,
     threads: int | None = None,
@@ -76,17 +77,22 @@ def tune(
 ) -> TuneResult:
     """Tune a LoRA adapter of `base_model` (the bundled GGUF when None) on the pairs in `data`.
 
-    threads: torch's CPU threads (None: its default, one per core). `should_stop` is polled after each
+    from_adapter: an adapter file of `base_model` (GGUF, as this function exports them) to tune further,
+    at its rank and on its layers, instead of a fresh adapter. threads: torch's CPU threads (None: its
+    default, one per core). `should_stop` is polled after each
     step: True saves a checkpoint and returns an unfinished result.
     """
     require_train_extra()
     import torch
 
     from arkg.tune.base import load_base
-    from arkg.tune.export import export_adapter
+    from arkg.tune.adapter_file import export_adapter
 
     data, out = Path(data), Path(out)
     base_path = Path(base_model).expanduser() if base_model is not None else bundled_model_path()
+    start_adapter = Path(from_adapter).expanduser() if from_adapter is not None else None
+    if start_adapter is not None and not start_adapter.is_file():
+        raise TuneError(f"Adapter to start from not found: {start_adapter}")
     on_phase(Phase("reading", str(data)))
     pairs = read_pairs(data)
     identity = {
@@ -94,6 +100,8 @@ def tune(
         "base_model_sha256": file_sha256(base_path) if base_path.is_file() else None,
         "options": options.model_dump(mode="json"),
     }
+    if start_adapter is not None:
+        identity["from_adapter_sha256"] = file_sha256(start_adapter)
     _claim_folder(out, identity, restart)
 
     if threads is not None:
@@ -110,7 +118,7 @@ def tune(
 
     on_phase(Phase("training", f"{len(examples):,} examples"))
     outcome = train_adapter(
-        base, examples, options, out / CHECKPOINTS, on_progress=on_progress, should_stop=should_stop
+        base, examples, options, out / CHECKPOINTS, initial_adapter=start_adapter, on_progress=on_progress, should_stop=should_stop
     )
     result = TuneResult(
         out=out,
@@ -135,6 +143,9 @@ def tune(
         "format": SIDECAR_FORMAT,
         "adapter": {"file": adapter.name, "sha256": file_sha256(adapter), "bytes": adapter.stat().st_size},
         "base_model": {"file": base_path.name, "sha256": identity["base_model_sha256"]},
+        "from_adapter": (
+            {"file": start_adapter.name, "sha256": identity["from_adapter_sha256"]} if start_adapter is not None else None
+        ),
         "data": {
             "file": data.name,
             "sha256": identity["data_sha256"],

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arkg.errors import ArkgError
+from arkg.tune.adapter_file import read_adapter
 from arkg.tune.base import TunableModel
 from arkg.tune.data import IGNORED, Encoded
 from arkg.tune.options import TuneOptions
@@ -78,10 +79,14 @@ def train_adapter(
     options: TuneOptions,
     checkpoints: Path,
     *,
+    initial_adapter: Path | None = None,
     on_progress: Callable[[StepProgress], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
 ) -> TrainOutcome:
-    """Train a LoRA adapter on `examples`, checkpointing into `checkpoints` and resuming from it."""
+    """Train a LoRA adapter on `examples`, checkpointing into `checkpoints` and resuming from it.
+
+    initial_adapter: an adapter file (GGUF, as exported) to start from instead of peft's fresh one
+    (whose B is zero); a resumed run starts from its checkpoint instead."""
     import torch
     from peft import LoraConfig, get_peft_model
     from transformers import DataCollatorForSeq2Seq, PrinterCallback, Trainer, TrainerCallback, TrainingArguments
@@ -105,6 +110,8 @@ def train_adapter(
         ),
     )
     resume = latest_checkpoint(checkpoints)
+    if initial_adapter is not None and resume is None:
+        read_adapter(peft_model, initial_adapter, alpha=options.alpha)
     earlier_s = _elapsed_at(resume)
     started = {"at": None, "step": 0}
     tokens = {"seen": 0}

@@ -11,7 +11,7 @@ from llama_cpp import Llama
 from peft import LoraConfig, get_peft_model
 
 from arkg.tune.base import load_base
-from arkg.tune.export import export_adapter
+from arkg.tune.adapter_file import export_adapter
 from arkg.tune.options import LLAMA_LINEAR_LAYERS
 
 pytestmark = pytest.mark.slow
