@@ -3,7 +3,8 @@
 `arkg tune --max-examples` samples the whole file evenly; a mix sets the share of each decision
 instead, e.g. to give the reasoning step (where the stop is decided) more room than the anchor and
 relation choices, which a tuned model learns first. Each --take names a decision, optionally a
-variant (answers: gold, contradicting, unsettled) and a mode, and how many pairs to draw from it.
+variant (answers: gold, contradicting, unsettled) and a mode, and how many pairs to draw from it;
+the takes draw in order, without replacement, so a pair drawn by one take is not in a later one's group.
 
     python bench/tune_mix.py runs/pairs.jsonl --out runs/mix.jsonl --seed 0 \\
         --take reasoning@constrained=540 --take answer/gold=90 --take answer/contradicting=60
@@ -38,17 +39,21 @@ def main() -> None:
     records = [json.loads(line) for line in lines]
     rng = random.Random(arguments.seed)
     chosen: list[str] = []
+    drawn: set[int] = set()
     for decision, variant, mode, count in arguments.take:
         group = [
-            line
-            for line, record in zip(lines, records, strict=True)
-            if record.get("decision") == decision
+            index
+            for index, record in enumerate(records)
+            if index not in drawn
+            and record.get("decision") == decision
             and (variant is None or record.get("variant") == variant)
             and (mode is None or record.get("mode") == mode)
         ]
         if len(group) < count:
             raise SystemExit(f"{arguments.pairs}: {len(group)} pairs of {decision}/{variant or '*'}@{mode or '*'}, {count} asked")
-        chosen += rng.sample(group, count)
+        picked = rng.sample(group, count)
+        drawn.update(picked)
+        chosen += [lines[index] for index in picked]
         print(f"{decision}/{variant or '*'}@{mode or '*'}: {count} of {len(group)}")
     rng.shuffle(chosen)
     temporary = arguments.out.with_name(f".{arguments.out.name}.partial")

@@ -1,0 +1,49 @@
+"""bench/tune_mix.py: so many pairs per decision, drawn with a seed, or a refusal that names the group."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+MIX = Path(__file__).resolve().parents[2] / "bench" / "tune_mix.py"
+
+
+def _pairs(path: Path) -> Path:
+    kinds = [("reasoning", "constrained", "gold")] * 6 + [("reasoning", "free", "gold")] * 3 + [("answer", "any", "gold")] * 4
+    kinds += [("answer", "any", "contradicting")] * 2
+    lines = [
+        json.dumps({"messages": [{"role": "user", "content": f"q{i}"}], "decision": d, "mode": m, "variant": v})
+        for i, (d, m, v) in enumerate(kinds)
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _mix(*arguments: str | Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, MIX, *map(str, arguments)], capture_output=True, text=True, check=False)
+
+
+def test_each_take_draws_its_count_from_its_group_and_the_seed_fixes_the_draw(tmp_path: Path) -> None:
+    pairs = _pairs(tmp_path / "pairs.jsonl")
+    takes = ["--take", "reasoning@constrained=4", "--take", "answer/contradicting=2", "--take", "answer=1"]
+    first = _mix(pairs, "--out", tmp_path / "a.jsonl", "--seed", "3", *takes)
+    assert first.returncode == 0, first.stderr
+    records = [json.loads(line) for line in (tmp_path / "a.jsonl").read_text(encoding="utf-8").splitlines()]
+    kinds = Counter((r["decision"], r["mode"], r["variant"]) for r in records)
+    assert kinds[("reasoning", "constrained", "gold")] == 4 and kinds[("answer", "any", "contradicting")] >= 2
+    assert sum(kinds.values()) == 7 and ("reasoning", "free", "gold") not in kinds
+    assert len({json.dumps(r) for r in records}) == 7  # the later "answer" take draws from what is left
+    _mix(pairs, "--out", tmp_path / "b.jsonl", "--seed", "3", *takes)
+    assert (tmp_path / "a.jsonl").read_text(encoding="utf-8") == (tmp_path / "b.jsonl").read_text(encoding="utf-8")
+
+
+def test_asking_more_than_a_group_holds_is_refused_and_writes_nothing(tmp_path: Path) -> None:
+    pairs = _pairs(tmp_path / "pairs.jsonl")
+    refused = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning@free=5")
+    assert refused.returncode != 0 and "3 pairs of reasoning/*@free, 5 asked" in refused.stderr
+    assert not (tmp_path / "mix.jsonl").exists()
+    malformed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning")
+    assert malformed.returncode == 2 and "expected decision[/variant][@mode]=N" in malformed.stderr
