@@ -5,6 +5,8 @@ instead, e.g. to give the reasoning step (where the stop is decided) more room t
 relation choices, which a tuned model learns first. Each --take names a decision, optionally a
 variant (answers: gold, contradicting, unsettled) and a mode, and how many pairs to draw from it;
 the takes draw in order, without replacement, so a pair drawn by one take is not in a later one's group.
+Beside the mix goes its provenance (OUT.meta.json: the source's digest and `arkg synth` provenance,
+the takes, the seed), which `arkg tune` copies into the adapter's sidecar.
 
     python bench/tune_mix.py runs/pairs.jsonl --out runs/mix.jsonl --seed 0 \\
         --take reasoning@constrained=540 --take answer/gold=90 --take answer/contradicting=60
@@ -13,8 +15,10 @@ the takes draw in order, without replacement, so a pair drawn by one take is not
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
+import sys
 from pathlib import Path
 
 
@@ -56,10 +60,30 @@ def main() -> None:
         chosen += [lines[index] for index in picked]
         print(f"{decision}/{variant or '*'}@{mode or '*'}: {count} of {len(group)}")
     rng.shuffle(chosen)
-    temporary = arguments.out.with_name(f".{arguments.out.name}.partial")
-    temporary.write_text("".join(line + "\n" for line in chosen), encoding="utf-8")
-    temporary.replace(arguments.out)
+    source_meta = arguments.pairs.with_name(arguments.pairs.name + ".meta.json")
+    meta = {
+        "format": "arkg-mix/1",
+        "source": {
+            "file": arguments.pairs.name,
+            "sha256": hashlib.sha256(arguments.pairs.read_bytes()).hexdigest(),
+            "synth": json.loads(source_meta.read_text(encoding="utf-8")) if source_meta.is_file() else None,
+        },
+        "takes": [
+            {"decision": decision, "variant": variant, "mode": mode, "count": count}
+            for decision, variant, mode, count in arguments.take
+        ],
+        "seed": arguments.seed,
+        "command": " ".join(["python", "bench/tune_mix.py", *sys.argv[1:]]),
+    }
+    _write(arguments.out.with_name(arguments.out.name + ".meta.json"), json.dumps(meta, indent=2) + "\n")
+    _write(arguments.out, "".join(line + "\n" for line in chosen))
     print(f"{len(chosen)} pairs -> {arguments.out}")
+
+
+def _write(path: Path, text: str) -> None:
+    temporary = path.with_name(f".{path.name}.partial")
+    temporary.write_text(text, encoding="utf-8")
+    temporary.replace(path)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ def _pairs(path: Path) -> Path:
         for i, (d, m, v) in enumerate(kinds)
     ]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.with_name("pairs.jsonl.meta.json").write_text('{"split": "train"}', encoding="utf-8")
     return path
 
 
@@ -36,6 +37,9 @@ def test_each_take_draws_its_count_from_its_group_and_the_seed_fixes_the_draw(tm
     assert kinds[("reasoning", "constrained", "gold")] == 4 and kinds[("answer", "any", "contradicting")] >= 2
     assert sum(kinds.values()) == 7 and ("reasoning", "free", "gold") not in kinds
     assert len({json.dumps(r) for r in records}) == 7  # the later "answer" take draws from what is left
+    meta = json.loads((tmp_path / "a.jsonl.meta.json").read_text(encoding="utf-8"))
+    assert meta["source"]["file"] == "pairs.jsonl" and meta["source"]["synth"] == {"split": "train"}
+    assert meta["seed"] == 3 and meta["takes"][0] == {"decision": "reasoning", "variant": None, "mode": "constrained", "count": 4}
     _mix(pairs, "--out", tmp_path / "b.jsonl", "--seed", "3", *takes)
     assert (tmp_path / "a.jsonl").read_text(encoding="utf-8") == (tmp_path / "b.jsonl").read_text(encoding="utf-8")
 
@@ -44,6 +48,6 @@ def test_asking_more_than_a_group_holds_is_refused_and_writes_nothing(tmp_path: 
     pairs = _pairs(tmp_path / "pairs.jsonl")
     refused = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning@free=5")
     assert refused.returncode != 0 and "3 pairs of reasoning/*@free, 5 asked" in refused.stderr
-    assert not (tmp_path / "mix.jsonl").exists()
+    assert not (tmp_path / "mix.jsonl").exists() and not (tmp_path / "mix.jsonl.meta.json").exists()
     malformed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning")
     assert malformed.returncode == 2 and "expected decision[/variant][@mode]=N" in malformed.stderr
