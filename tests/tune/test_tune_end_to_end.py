@@ -86,3 +86,4 @@ def test_train_stop_resume_export_and_answer_through_llama_cpp(tmp_path: Path) -
     assert started == {"file": "adapter.gguf", "sha256": _sha256(done.adapter)}
     with pytest.raises(TuneError, match="Adapter to start from not found: .*missing.gguf"):
         tune(data, tmp_path / "other", OPTIONS, from_adapter=tmp_path / "missing.gguf")
+    assert not (tmp_path / "other").exists()  # refused before the run folder is made

@@ -79,8 +79,8 @@ def tune(
 
     from_adapter: an adapter file of `base_model` (GGUF, as this function exports them) to tune further,
     at its rank and on its layers, instead of a fresh adapter. threads: torch's CPU threads (None: its
-    default, one per core). `should_stop` is polled after each
-    step: True saves a checkpoint and returns an unfinished result.
+    default, one per core). `should_stop` is polled after each step: True saves a checkpoint and
+    returns an unfinished result.
     """
     require_train_extra()
     import torch

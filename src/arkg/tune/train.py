@@ -92,8 +92,8 @@ def train_adapter(
     from transformers import DataCollatorForSeq2Seq, PrinterCallback, Trainer, TrainerCallback, TrainingArguments
 
     cuda = torch.cuda.is_available()
-    # bf16 autocast over float32 weights: several times the float32 rate on GPUs made for it, and the
-    # adapter still trains in float32.
+    # bf16 autocast over float32 weights: the tensor cores' fast path on GPUs made for it, while the
+    # adapter's weights and optimizer state stay float32.
     bf16 = cuda and torch.cuda.is_bf16_supported()
     blocks = base.model.config.num_hidden_layers
     if options.layers is not None and options.layers > blocks:
