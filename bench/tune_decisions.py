@@ -34,8 +34,8 @@ from arkg.tune.weights import decisive_fields
 
 def _kinds(record: dict) -> list[tuple[str, tuple[int, int]]]:
     """(kind, span) of each decision of a pair's reply: the call's decision, refined by field. The
-    plan that ends a reasoning step's implication is named by its first word (next or enough): once written, the
-    continue flag after it is a copy, so the plan is where the stop decision is taken."""
+    plan that ends a reasoning step's implication is named by its first word (next or enough): once
+    written, the continue flag after it is a copy, so the plan is where the stop decision is taken."""
     reply = record["messages"][-1]["content"]
     decision = record.get("decision", "reply")
     kinds = []

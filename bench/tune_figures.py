@@ -6,7 +6,8 @@ anchor/relation attempts per question (ARK's trace: an anchor that is no explora
 relation the anchor does not have), gold-evidence recall (share of each question's gold triples
 retrieved, and cited; mean over questions), calls (model or response cache), prompt and completion tokens, and wall seconds
 per question, with the share of calls the cache answered (their wall time is not the model's);
-errors count as wrong.
+errors count as wrong. A second table tells how the questions ended (each stop reason and its count)
+and how the yes/no answers lean: answered yes, no or none, and right where the gold is yes and no.
 
     python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +37,9 @@ class Figures:
     completion_tokens: float
     wall_s: float
     wall_s_median: float
+    stops: Counter[str]  # stop reason -> questions
+    yes_no_answers: tuple[int, int, int]  # answered (yes, no, none) to the yes/no questions
+    right_by_gold: tuple[tuple[int, int], tuple[int, int]]  # (correct, asked) where the gold is yes, and no
 
 
 def _invalid_attempts(record: dict) -> int:
@@ -68,6 +73,12 @@ def figures(label: str, path: Path) -> Figures:
         completion_tokens=sum(r["usage"]["completion_tokens"] for r in records) / count,
         wall_s=sum(r["elapsed_s"] for r in records) / count,
         wall_s_median=statistics.median(r["elapsed_s"] for r in records),
+        stops=Counter(r["stop_reason"] or "error" for r in records),
+        yes_no_answers=tuple(sum(r["answer"] is value for r in yes_no) for value in (True, False, None)),
+        right_by_gold=tuple(
+            (sum(bool(r["correct"]) for r in yes_no if r["gold"] is gold), sum(r["gold"] is gold for r in yes_no))
+            for gold in (True, False)
+        ),
     )
 
 
@@ -92,6 +103,15 @@ def table(rows: list[Figures]) -> str:
     return "\n".join(lines)
 
 
+def endings(rows: list[Figures]) -> str:
+    lines = ["| run | stops | yes/no answered yes, no, none | right where gold is yes | right where gold is no |", "|" + " --- |" * 5]
+    for f in rows:
+        stops = "; ".join(f"{count} {reason}" for reason, count in f.stops.most_common())
+        answers = ", ".join(map(str, f.yes_no_answers))
+        lines.append(f"| {f.label} | {stops} | {answers} | {_share(f.right_by_gold[0])} | {_share(f.right_by_gold[1])} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="LABEL=RESULTS.jsonl")
@@ -101,6 +121,8 @@ def main() -> None:
         label, _, path = run.partition("=")
         rows.append(figures(label, Path(path)))
     print(table(rows))
+    print()
+    print(endings(rows))
 
 
 if __name__ == "__main__":

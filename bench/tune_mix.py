@@ -18,6 +18,7 @@ import argparse
 import hashlib
 import json
 import random
+import shlex
 import sys
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def main() -> None:
             for decision, variant, mode, count in arguments.take
         ],
         "seed": arguments.seed,
-        "command": " ".join(["python", "bench/tune_mix.py", *sys.argv[1:]]),
+        "command": shlex.join(["python", "bench/tune_mix.py", *sys.argv[1:]]),
     }
     _write(arguments.out.with_name(arguments.out.name + ".meta.json"), json.dumps(meta, indent=2) + "\n")
     _write(arguments.out, "".join(line + "\n" for line in chosen))

@@ -15,7 +15,6 @@ from arkg.text import one_line
 
 _LISTED = 5
 
-ENOUGH = "Enough to answer."
 # The plan that `with_plan` puts at the end of an implication, in plain text or inside its JSON
 # string (where a name may hold escaped characters): the first word says whether to go on.
 PLAN = re.compile(r'(?<= )(?:Next: (?:[^"\\\n]|\\.)+|Enough to answer)\.$')
@@ -58,7 +57,7 @@ def with_plan(implication: str, next_step: tuple[str, str] | None) -> str:
     or "Enough to answer.". The stop flag that follows in the reply then reads off words the model
     wrote itself, and the next anchor and relation are in its history, instead of resting on a bare
     true/false decided from the question alone."""
-    plan = ENOUGH if next_step is None else f"Next: {one_line(next_step[0])}, {next_step[1]}."
+    plan = "Enough to answer." if next_step is None else f"Next: {one_line(next_step[0])}, {next_step[1]}."
     return f"{fit(implication, MAX_TEXT_CHARS - len(plan) - 1)} {plan}"
 
 

@@ -1,0 +1,31 @@
+"""bench/tune_figures.py on a hand-made results file: accuracy split, stops and the lean of yes/no answers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+FIGURES = Path(__file__).resolve().parents[2] / "bench" / "tune_figures.py"
+
+
+def _record(gold: object, answer: object, stop: str) -> dict:
+    return {
+        "gold": gold, "answer": answer, "correct": answer == gold, "stop_reason": stop, "elapsed_s": 1.0,
+        "usage": {"calls": 3, "cached_calls": 0, "prompt_tokens": 100, "completion_tokens": 10}, "trace": {"events": []},
+    }  # fmt: skip
+
+
+def test_the_endings_table_counts_stops_and_yes_no_answers_by_gold(tmp_path: Path) -> None:
+    own, k_max = "the model stopped exploring", "k_max reasoning steps reached"
+    records = [
+        _record(True, True, own), _record(True, True, k_max), _record(False, True, own),
+        _record(False, None, own), _record(False, False, own), _record(["Paris"], ["Lyon"], k_max),
+    ]  # fmt: skip
+    results = tmp_path / "run.jsonl"
+    results.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
+    printed = subprocess.run([sys.executable, FIGURES, f"tuned={results}"], capture_output=True, text=True, check=True).stdout
+    rows = [line for line in printed.splitlines() if line.startswith("| tuned |")]
+    assert rows[0].startswith("| tuned | 6 | 3/5 (60%) | 0/1 (0%) | 3/6 (50%) |")
+    assert rows[1] == f"| tuned | 4 {own}; 2 {k_max} | 3, 1, 1 | 2/2 (100%) | 1/3 (33%) |"
