@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from arkg.agents.kg_agent.compare import as_date
+from arkg.graph.literals import as_date
 from arkg.datasets.geo import GeoQuestion, geo_triples, generate_questions, load_facts
 from arkg.datasets.geo.people_templates import PEOPLE_TEMPLATES
 from arkg.graph import Direction, SQLiteGraph

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from rapidfuzz import fuzz
 
-from arkg.agents.kg_agent.compare import as_date, as_number, same
+from arkg.graph.literals import as_date, as_number, same
 from arkg.agents.triple_keys import triple_text
 from arkg.graph.matching import fold
 from arkg.graph.model import Direction, KnowledgeGraph, PropValue, Triple

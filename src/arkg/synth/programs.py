@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from arkg.agents.candidates import question_ngrams
 from arkg.agents.kg_agent import Boolean, Entities, Executor, ExecutorSettings, KnowledgeMemory, Number, ToolError, Value
-from arkg.agents.kg_agent.compare import compare
+from arkg.graph.literals import compare
 from arkg.agents.kg_agent.program import Call, Names, VarRef
 from arkg.agents.kg_agent.values import single_value, summary
 from arkg.graph.model import Direction, KnowledgeGraph, Triple

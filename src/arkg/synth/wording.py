@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from arkg.agents.answers import MAX_TEXT_CHARS
-from arkg.agents.kg_agent.compare import as_date, as_number
+from arkg.graph.literals import as_date, as_number
 from arkg.agents.triple_keys import triple_text
 from arkg.graph.model import Direction, Triple
 from arkg.synth.chains import GoldAnswer

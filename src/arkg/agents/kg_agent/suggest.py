@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from arkg.agents.kg_agent.compare import COMPARISONS
+from arkg.graph.literals import COMPARISONS
 from arkg.agents.kg_agent.program import Arg
 from arkg.agents.kg_agent.values import Entities, Number, ValueKind, single_value
 from arkg.graph.model import Direction

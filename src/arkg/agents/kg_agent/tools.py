@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
-from arkg.agents.kg_agent.compare import COMPARISONS, compare, order_keys, same
+from arkg.graph.literals import COMPARISONS, compare, order_keys, same
 from arkg.agents.kg_agent.context import ToolContext
 from arkg.agents.kg_agent.errors import ToolError
 from arkg.agents.kg_agent.ranking import rank_labels

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator
 
-from arkg.agents.kg_agent.compare import as_date
+from arkg.graph.literals import as_date
 from arkg.datasets.geo.build import CONTINENT, COUNTRY
 from arkg.datasets.geo.people import AWARD, CHILD, CITIZENSHIP, DATE_OF_BIRTH, FIELD, HUMAN, PLACE_OF_BIRTH, SPOUSE
 from arkg.datasets.geo.reasoning import GraphIndex, Program, evidence, follow, given

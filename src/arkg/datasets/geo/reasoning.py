@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 
-from arkg.agents.kg_agent.compare import as_number
+from arkg.graph.literals import as_number
 from arkg.agents.kg_agent.program import Call, Names, VarRef
 from arkg.agents.kg_agent.values import merge_triples
 from arkg.graph.model import Triple
