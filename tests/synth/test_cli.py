@@ -50,6 +50,19 @@ def test_synth_writes_the_pairs_and_provenance_and_prints_what_it_did(small_geo:
     assert f"Wrote {len(lines):,} pairs" in result.output
 
 
+def test_compare_values_puts_computed_lines_in_the_ark_answer_prompts(tmp_path: Path) -> None:
+    out = tmp_path / "pairs.jsonl"
+    result = _invoke("--out", str(out), "--sample", "--split", "all", "--strategy", "ark", "--variant", "gold", "--compare-values")
+    assert result.exit_code == 0, result.output
+    meta = json.loads((tmp_path / "pairs.jsonl.meta.json").read_text(encoding="utf-8"))
+    assert meta["options"]["ark"]["compare_values"] is True and meta["command"].endswith("--compare-values")
+    pairs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    prompts = [p["messages"][-2]["content"] for p in pairs if p["decision"] == "answer"]
+    # "Was Pierre Curie born before Marie Curie?" cites both birth dates: their order is stated.
+    assert any("15 May 1859 is before 7 November 1867." in prompt for prompt in prompts)
+    assert all("Computed" not in p["messages"][-2]["content"] for p in pairs if p["decision"] != "answer")
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+from arkg.agents.ark import ArkSettings
 from arkg.agents.modes import SelectionMode
 from arkg.cli.errors import user_errors
 from arkg.cli.tables import print_table
@@ -46,6 +47,7 @@ def synth(
     mode: Annotated[list[SelectionMode] | None, typer.Option("--mode", help="Selection modes (repeat); default both.")] = None,
     variant: Annotated[list[Variant] | None, typer.Option("--variant", help="Gold chains, contradicting or unsettling facts (repeat); default all.")] = None,
     plan: Annotated[bool, typer.Option("--plan", help='End each ARK implication with the next step ("Next: Serbia, continent.") or "Enough to answer.".')] = False,
+    compare_values: Annotated[bool, typer.Option("--compare-values", help="ARK answer prompts show computed orderings and counts of the cited facts (ARK's compare_values setting).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUT, and start over an unfinished run of other settings.")] = False,
 ) -> None:
     """Turn gold reasoning chains into KG-Agent programs and supervised fine-tuning pairs.
@@ -68,6 +70,7 @@ def synth(
             variants=tuple(dict.fromkeys(variant or Variant)),
             seed=seed,
             plan=plan,
+            ark=ArkSettings(compare_values=compare_values),
         )
         with ExitStack() as stack:
             sources: list[Source] = []

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arkg.agents.ark import replies
+from arkg.agents.ark.computed import Computed, computed_lines
 from arkg.agents.ark.routes import route_anchor, route_continue, route_reasoning, route_relation, route_relations
 from arkg.agents.ark.settings import ArkSettings
 from arkg.agents.ark.trace import (
@@ -405,6 +406,9 @@ class _Run:
     def final_answer(self) -> Result:
         prompt = _prompt("answer")
         findings = self.summary() if self.finished else prompt.part("no_findings")
+        computed = computed_lines(self.cited()) if self.settings.compare_values else []
+        if computed:
+            findings += "\n" + prompt.part("computed", lines=_bullets([line.text for line in computed]))
         kind = ("claim" if self.query.is_claim else "yes_no") if self.trace.yes_no else "open"
         instruction = prompt.part(kind)
         self.messages = [
@@ -420,7 +424,7 @@ class _Run:
         note = None
         if isinstance(answer, str) and only_words_of(answer, self.messages[0].content, prompt.template, instruction):
             answer, note = None, f"the reply {one_line(reply.answer)!r} only repeats the instructions: read as no answer"
-        return self.conclude(answer, reply.explanation.strip(), note, call)
+        return self.conclude(answer, reply.explanation.strip(), note, call, computed)
 
     def stopped(self, stop: RunStopped) -> Result:
         """The run budget ended the run before the final answer: no answer, and why."""
@@ -428,8 +432,10 @@ class _Run:
         self.stop_reason = StopReason.BUDGET
         return self.conclude(None, "", stop.reason, None)
 
-    def conclude(self, answer: Answer, explanation: str, note: str | None, call: ModelCall | None) -> Result:
-        cited = list({record.key: record for step in self.finished for record in step.cited}.values())
+    def conclude(
+        self, answer: Answer, explanation: str, note: str | None, call: ModelCall | None, computed: list[Computed] | None = None
+    ) -> Result:
+        cited = self.cited()
         self.trace.cited_triples = cited
         self.record(
             FinalAnswer(
@@ -438,6 +444,7 @@ class _Run:
                 explanation=explanation,
                 cited_keys=[record.key for record in cited],
                 note=note,
+                computed=computed or [],
                 call=call,
             )
         )
@@ -512,6 +519,10 @@ class _Run:
         shown = [one_line(name) for name in names]
         self.shown_names.update(zip(shown, names))
         return shown
+
+    def cited(self) -> list[TripleRecord]:
+        """The facts cited in finished steps, each once, in order of citation."""
+        return list({record.key: record for step in self.finished for record in step.cited}.values())
 
     def retrieved(self) -> list[TripleRecord]:
         """Every triple shown in a reasoning step of this run, once each (by key)."""

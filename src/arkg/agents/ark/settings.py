@@ -17,3 +17,8 @@ class ArkSettings(BaseModel):
     max_triples_shown: int = Field(20, ge=1, description="triples shown per step; the rest are counted in a note")
     max_relations_shown: int = Field(40, ge=1, description="relations offered per anchor; the rest are counted")
     max_anchor_candidates: int = Field(8, ge=1, description="anchor options offered in constrained mode")
+    compare_values: bool = Field(
+        False,
+        description="show the final answer step computed orderings of cited numbers and dates and counts"
+        " of cited facts (an arkg extension; the paper leaves comparing to the model)",
+    )

@@ -11,6 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, computed_field
 
+from arkg.agents.ark.computed import Computed
 from arkg.agents.ark.settings import ArkSettings
 from arkg.agents.run import BUDGET_SPENT
 from arkg.agents.strategy import Answer
@@ -130,6 +131,8 @@ class FinalAnswer(BaseModel):
     # Why the reply was not taken as it stands (e.g. it only repeated the instructions), or why
     # there was no reply (the budget was spent).
     note: str | None = None
+    # What the answer prompt was shown as computed from the cited facts (ArkSettings.compare_values).
+    computed: list[Computed] = []
     call: ModelCall | None = None
 
 

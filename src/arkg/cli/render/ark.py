@@ -82,6 +82,7 @@ def final(event: FinalAnswer) -> RenderableType:
         answer_line(event.answer) + Text("  (" + event.stop_reason.value + ")", "dim"),
         Text(one_line(event.explanation), "italic"),
     ]
+    lines.extend(Text(f"computed: {one_line(line.text)}", "dim") for line in event.computed)
     if event.note:
         lines.append(Text(f"note: {one_line(event.note)}", "yellow"))
     return Group(*lines)

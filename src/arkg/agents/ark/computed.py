@@ -1,0 +1,106 @@
+"""Computed comparisons of cited facts for ARK's final answer (an arkg extension, off by default:
+`ArkSettings.compare_values`).
+
+A small model cites "(Swindon, latitude, 51.5580)" and "(Bristol, latitude, 51.4552)" and then writes
+"51.5580 is less than 51.4552". Ordering two numbers or dates, or counting facts, is arithmetic, not
+commonsense to guess at, so with the setting on the answer prompt states it: for every two cited
+facts whose values are numbers of the same relation, or dates, which is larger or earlier; and how
+many values of a relation were cited for each subject, compared across subjects. Each line names the
+cited facts it rests on, so it adds nothing the graph does not say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from pydantic import BaseModel
+
+from arkg.agents.trace import TripleRecord
+from arkg.agents.triple_keys import triple_text
+from arkg.graph.literals import as_date, as_number, compare
+from arkg.text import one_line
+
+MAX_LINES = 12  # the answer prompt stays short; pairs beyond this are left out, in order of citation
+
+
+class Computed(BaseModel):
+    """One computed statement and the keys of the cited facts it rests on."""
+
+    text: str
+    keys: list[str]
+
+
+def computed_lines(cited: Sequence[TripleRecord]) -> list[Computed]:
+    """Orderings of cited numbers and dates, then counts of cited values, at most MAX_LINES in all."""
+    return [*_orderings(cited), *_counts(cited)][:MAX_LINES]
+
+
+def _orderings(cited: Sequence[TripleRecord]) -> list[Computed]:
+    lines = []
+    for left, right in combinations(cited, 2):
+        numbers = as_number(left.tail) is not None and as_number(right.tail) is not None
+        # Numbers of different relations (an area and a population) have no common scale; dates do.
+        if numbers and left.relation != right.relation:
+            continue
+        if not numbers and (as_date(left.tail) is None or as_date(right.tail) is None):
+            continue
+        words = _order_words(left.tail, right.tail, dated=not numbers)
+        facts = f"{triple_text(left.as_triple())} and {triple_text(right.as_triple())}"
+        lines.append(
+            Computed(text=f"{facts}: {one_line(left.tail)} {words} {one_line(right.tail)}.", keys=[left.key, right.key])
+        )
+    return lines
+
+
+def _order_words(left: str, right: str, dated: bool) -> str:
+    if compare(left, "<", right):
+        return "is before" if dated else "is less than"
+    if compare(left, ">", right):
+        return "is after" if dated else "is greater than"
+    return "is the same date as" if dated else "equals"
+
+
+def _counts(cited: Sequence[TripleRecord]) -> list[Computed]:
+    """Values of a relation per subject (the anchor side of the edge), for relations whose values are
+    entities: the number of neighbours, children, languages... A relation cited for one subject gets a
+    line when it has two values or more; one cited for several subjects is compared across them."""
+    groups: dict[tuple[str, bool], dict[str, list[TripleRecord]]] = {}
+    for record in cited:
+        value = record.head if record.incoming else record.tail
+        if as_number(value) is not None or as_date(value) is not None:
+            continue
+        subject = record.tail if record.incoming else record.head
+        groups.setdefault((record.relation, record.incoming), {}).setdefault(subject, []).append(record)
+    lines = []
+    for (relation, incoming), subjects in groups.items():
+        counted = [
+            (_pattern(subject, relation, incoming), records)
+            for subject, records in subjects.items()
+            if len(records) > 1 or len(subjects) > 1
+        ]
+        for pattern, records in counted:
+            lines.append(Computed(text=f"{pattern}: {_facts(len(records))} cited.", keys=_keys(records)))
+        for (left, left_records), (right, right_records) in combinations(counted, 2):
+            words = _order_words(str(len(left_records)), str(len(right_records)), dated=False)
+            lines.append(
+                Computed(
+                    text=f"{left} {_facts(len(left_records))} and {right} {_facts(len(right_records))}:"
+                    f" {len(left_records)} {words} {len(right_records)}.",
+                    keys=_keys([*left_records, *right_records]),
+                )
+            )
+    return lines
+
+
+def _pattern(subject: str, relation: str, incoming: bool) -> str:
+    """The facts counted, with the counted side as "?": "(Peru, shares border with, ?)"."""
+    return f"(?, {one_line(relation)}, {one_line(subject)})" if incoming else f"({one_line(subject)}, {one_line(relation)}, ?)"
+
+
+def _facts(count: int) -> str:
+    return f"{count} fact" if count == 1 else f"{count} facts"
+
+
+def _keys(records: Sequence[TripleRecord]) -> list[str]:
+    return [record.key for record in records]
