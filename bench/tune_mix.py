@@ -1,12 +1,13 @@
-"""A training mix: a seeded sample of so many pairs per decision from an `arkg synth` file.
+"""A training mix: a seeded sample of so many pairs per decision from `arkg synth` files.
 
 `arkg tune --max-examples` samples the whole file evenly; a mix sets the share of each decision
 instead, e.g. to give the reasoning step (where the stop is decided) more room than the anchor and
 relation choices, which a tuned model learns first. Each --take names a decision, optionally a
 variant (answers: gold, contradicting, unsettled) and a mode, and how many pairs to draw from it;
 the takes draw in order, without replacement, so a pair drawn by one take is not in a later one's group.
-Beside the mix goes its provenance (OUT.meta.json: the source's digest and `arkg synth` provenance,
-the takes, the seed), which `arkg tune` copies into the adapter's sidecar.
+Several files pool their pairs (e.g. one `arkg synth` run per mode). Beside the mix goes its provenance
+(OUT.meta.json: each source's digest and `arkg synth` provenance, the takes, the seed), which `arkg tune`
+copies into the adapter's sidecar.
 
     python bench/tune_mix.py runs/pairs.jsonl --out runs/mix.jsonl --seed 0 \\
         --take reasoning@constrained=540 --take answer/gold=90 --take answer/contradicting=60
@@ -35,12 +36,12 @@ def parse_take(text: str) -> tuple[str, str | None, str | None, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("pairs", type=Path, help="an arkg synth file")
+    parser.add_argument("pairs", type=Path, nargs="+", help="arkg synth files")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--take", type=parse_take, action="append", required=True, help="decision[/variant][@mode]=N")
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args()
-    lines = [line for line in arguments.pairs.read_text(encoding="utf-8").splitlines() if line.strip()]
+    lines = [line for path in arguments.pairs for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     records = [json.loads(line) for line in lines]
     rng = random.Random(arguments.seed)
     chosen: list[str] = []
@@ -55,20 +56,15 @@ def main() -> None:
             and (mode is None or record.get("mode") == mode)
         ]
         if len(group) < count:
-            raise SystemExit(f"{arguments.pairs}: {len(group)} pairs of {decision}/{variant or '*'}@{mode or '*'}, {count} asked")
+            raise SystemExit(f"{', '.join(map(str, arguments.pairs))}: {len(group)} pairs of {decision}/{variant or '*'}@{mode or '*'}, {count} asked")
         picked = rng.sample(group, count)
         drawn.update(picked)
         chosen += [lines[index] for index in picked]
         print(f"{decision}/{variant or '*'}@{mode or '*'}: {count} of {len(group)}")
     rng.shuffle(chosen)
-    source_meta = arguments.pairs.with_name(arguments.pairs.name + ".meta.json")
     meta = {
-        "format": "arkg-mix/1",
-        "source": {
-            "file": arguments.pairs.name,
-            "sha256": hashlib.sha256(arguments.pairs.read_bytes()).hexdigest(),
-            "synth": json.loads(source_meta.read_text(encoding="utf-8")) if source_meta.is_file() else None,
-        },
+        "format": "arkg-mix/2",
+        "sources": [_provenance(path) for path in arguments.pairs],
         "takes": [
             {"decision": decision, "variant": variant, "mode": mode, "count": count}
             for decision, variant, mode, count in arguments.take
@@ -79,6 +75,15 @@ def main() -> None:
     _write(arguments.out.with_name(arguments.out.name + ".meta.json"), json.dumps(meta, indent=2) + "\n")
     _write(arguments.out, "".join(line + "\n" for line in chosen))
     print(f"{len(chosen)} pairs -> {arguments.out}")
+
+
+def _provenance(pairs: Path) -> dict[str, object]:
+    synth_meta = pairs.with_name(pairs.name + ".meta.json")
+    return {
+        "file": pairs.name,
+        "sha256": hashlib.sha256(pairs.read_bytes()).hexdigest(),
+        "synth": json.loads(synth_meta.read_text(encoding="utf-8")) if synth_meta.is_file() else None,
+    }
 
 
 def _write(path: Path, text: str) -> None:

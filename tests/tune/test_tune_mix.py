@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -38,7 +39,9 @@ def test_each_take_draws_its_count_from_its_group_and_the_seed_fixes_the_draw(tm
     assert sum(kinds.values()) == 7 and ("reasoning", "free", "gold") not in kinds
     assert len({json.dumps(r) for r in records}) == 7  # the later "answer" take draws from what is left
     meta = json.loads((tmp_path / "a.jsonl.meta.json").read_text(encoding="utf-8"))
-    assert meta["source"]["file"] == "pairs.jsonl" and meta["source"]["synth"] == {"split": "train"}
+    assert meta["sources"] == [
+        {"file": "pairs.jsonl", "sha256": hashlib.sha256(pairs.read_bytes()).hexdigest(), "synth": {"split": "train"}}
+    ]
     assert meta["seed"] == 3 and meta["takes"][0] == {"decision": "reasoning", "variant": None, "mode": "constrained", "count": 4}
     _mix(pairs, "--out", tmp_path / "b.jsonl", "--seed", "3", *takes)
     assert (tmp_path / "a.jsonl").read_text(encoding="utf-8") == (tmp_path / "b.jsonl").read_text(encoding="utf-8")
@@ -51,3 +54,18 @@ def test_asking_more_than_a_group_holds_is_refused_and_writes_nothing(tmp_path: 
     assert not (tmp_path / "mix.jsonl").exists() and not (tmp_path / "mix.jsonl.meta.json").exists()
     malformed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning")
     assert malformed.returncode == 2 and "expected decision[/variant][@mode]=N" in malformed.stderr
+
+
+def test_several_files_pool_their_pairs_and_each_is_in_the_provenance(tmp_path: Path) -> None:
+    first = _pairs(tmp_path / "pairs.jsonl")
+    second = tmp_path / "free.jsonl"
+    second.write_text(
+        "".join(json.dumps({"messages": [{"role": "user", "content": f"f{i}"}], "decision": "anchor", "mode": "free"}) + "\n" for i in range(3)),
+        encoding="utf-8",
+    )
+    mixed = _mix(first, second, "--out", tmp_path / "mix.jsonl", "--take", "anchor@free=3", "--take", "answer/gold=4")
+    assert mixed.returncode == 0, mixed.stderr
+    records = [json.loads(line) for line in (tmp_path / "mix.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert Counter((r["decision"], r["mode"]) for r in records) == {("anchor", "free"): 3, ("answer", "any"): 4}
+    meta = json.loads((tmp_path / "mix.jsonl.meta.json").read_text(encoding="utf-8"))
+    assert [(source["file"], source["synth"]) for source in meta["sources"]] == [("pairs.jsonl", {"split": "train"}), ("free.jsonl", None)]
