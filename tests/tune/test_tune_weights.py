@@ -36,19 +36,47 @@ def test_a_token_weighs_more_when_it_touches_a_decision() -> None:
 def test_the_weighted_loss_is_the_plain_mean_under_equal_weights_and_leans_on_heavy_tokens() -> None:
     import torch
 
-    from arkg.tune.data import IGNORED
     from arkg.tune.train import weighted_loss
 
     generator = torch.Generator().manual_seed(0)
-    logits = torch.randn(2, 5, 7, generator=generator)
-    labels = torch.tensor([[IGNORED, IGNORED, 3, 4, 1], [IGNORED, 2, 2, IGNORED, IGNORED]])
-    ones = (labels != IGNORED).float()
-    plain = torch.nn.functional.cross_entropy(logits[:, :-1].reshape(-1, 7), labels[:, 1:].reshape(-1), ignore_index=IGNORED)
-    assert torch.allclose(weighted_loss(logits, labels, ones), plain)
-    heavy = ones.clone()
-    heavy[0, 3] = 1000.0  # the label 4, predicted from position 2
-    one = torch.nn.functional.cross_entropy(logits[0, 2:3], labels[0, 3:4])
-    assert torch.allclose(weighted_loss(logits, labels, heavy), one, rtol=0.01)
+    logits = torch.randn(4, 7, generator=generator)
+    wanted = torch.tensor([3, 4, 1, 2])
+    plain = torch.nn.functional.cross_entropy(logits, wanted)
+    assert torch.allclose(weighted_loss(logits, wanted, torch.ones(4)), plain)
+    heavy = torch.tensor([1.0, 1000.0, 1.0, 1.0])
+    one = torch.nn.functional.cross_entropy(logits[1:2], wanted[1:2])
+    assert torch.allclose(weighted_loss(logits, wanted, heavy), one, rtol=0.01)
+
+
+def test_the_reply_loss_scores_only_reply_tokens_and_equals_the_loss_over_all_logits() -> None:
+    """Projecting only the scored positions onto the vocabulary changes what is computed, not the loss
+    or its gradient."""
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    from arkg.tune.data import IGNORED
+    from arkg.tune.train import reply_loss
+
+    torch.manual_seed(0)
+    config = LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=48, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2)
+    lora = LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"], init_lora_weights=False)
+    model = get_peft_model(LlamaForCausalLM(config), lora)
+    inputs = {"input_ids": torch.tensor([[1, 5, 9, 2, 33, 7], [1, 8, 4, 6, 0, 0]]), "attention_mask": torch.tensor([[1] * 6, [1, 1, 1, 1, 0, 0]])}
+    labels = torch.tensor([[IGNORED, IGNORED, IGNORED, 2, 33, 7], [IGNORED, IGNORED, 4, 6, IGNORED, IGNORED]])
+    weights = torch.tensor([[0.0, 0.0, 0.0, 1.0, 5.0, 1.0], [0.0, 0.0, 1.0, 1.0, 0.0, 0.0]])
+
+    loss, logits = reply_loss(model, inputs, labels, weights)
+    assert logits.shape == (5, 64)  # five scored tokens, not 2 x 5 positions
+    full = model(**inputs).logits[:, :-1]
+    scored = labels[:, 1:] != IGNORED
+    per_token = torch.nn.functional.cross_entropy(full[scored], labels[:, 1:][scored], reduction="none")
+    expected = (per_token * weights[:, 1:][scored]).sum() / weights[:, 1:][scored].sum()
+    assert torch.allclose(loss, expected, atol=1e-6)
+    lora_a = next(parameter for name, parameter in model.named_parameters() if "lora_A" in name)
+    (gradient,) = torch.autograd.grad(loss, lora_a)
+    (expected_gradient,) = torch.autograd.grad(expected, lora_a)
+    assert torch.allclose(gradient, expected_gradient, atol=1e-6)
 
 
 def test_each_decision_is_named_by_its_field() -> None:
