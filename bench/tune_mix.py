@@ -23,6 +23,8 @@ import shlex
 import sys
 from pathlib import Path
 
+from arkg.paths import write_atomically
+
 
 def parse_take(text: str) -> tuple[str, str | None, str | None, int]:
     """'decision[/variant][@mode]=N' -> (decision, variant, mode, N)."""
@@ -72,8 +74,8 @@ def main() -> None:
         "seed": arguments.seed,
         "command": shlex.join(["python", "bench/tune_mix.py", *sys.argv[1:]]),
     }
-    _write(arguments.out.with_name(arguments.out.name + ".meta.json"), json.dumps(meta, indent=2) + "\n")
-    _write(arguments.out, "".join(line + "\n" for line in chosen))
+    write_atomically(arguments.out.with_name(arguments.out.name + ".meta.json"), json.dumps(meta, indent=2) + "\n")
+    write_atomically(arguments.out, "".join(line + "\n" for line in chosen))
     print(f"{len(chosen)} pairs -> {arguments.out}")
 
 
@@ -84,12 +86,6 @@ def _provenance(pairs: Path) -> dict[str, object]:
         "sha256": hashlib.sha256(pairs.read_bytes()).hexdigest(),
         "synth": json.loads(synth_meta.read_text(encoding="utf-8")) if synth_meta.is_file() else None,
     }
-
-
-def _write(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.partial")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
 
 
 if __name__ == "__main__":

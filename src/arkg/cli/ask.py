@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,7 +18,7 @@ from arkg.cli.render import describe, footer
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.errors import ArkgError
 from arkg.llm.base import Sampling
-from arkg.paths import check_writable_file
+from arkg.paths import check_writable_file, write_atomically
 from arkg.session import Session
 
 
@@ -102,25 +100,14 @@ def ask(
             Console(stderr=True).print("[yellow]Interrupted.[/yellow] No answer was produced.")
             raise typer.Exit(130) from None
         if trace is not None:
-            _write_atomically(trace, result.model_dump_json(indent=2))
+            try:
+                write_atomically(trace, result.model_dump_json(indent=2))
+            except OSError as error:
+                raise ArkgError(f"cannot write trace file {trace}: {error.strerror or error}") from None
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
         return
     console.print(footer(result))
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder, so a failed write leaves neither a half file nor the temporary one."""
-    temporary: Path | None = None
-    try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as file:
-            temporary = Path(file.name)
-            file.write(text)
-        os.replace(temporary, path)
-    except OSError as error:
-        if temporary is not None:
-            temporary.unlink(missing_ok=True)
-        raise ArkgError(f"cannot write trace file {path}: {error.strerror or error}") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from arkg.errors import ArkgError
+from arkg.paths import write_atomically
 from arkg.synth.chains import Reason, Unusable
 from arkg.synth.memo import SearchMemo
 from arkg.synth.pipeline import SynthOptions, synthesize_chain
@@ -125,7 +124,7 @@ def synthesize(
         "pairs": _counts(report.counts),
         "output": {"file": out.name, "sha256": digest, "lines": lines},
     }
-    _write_atomically(report.meta, lambda file: file.write(json.dumps(meta, indent=2, ensure_ascii=False) + "\n"))
+    write_atomically(report.meta, lambda file: file.write(json.dumps(meta, indent=2, ensure_ascii=False) + "\n"))
     journal_path.unlink()
     return report
 
@@ -277,23 +276,5 @@ def _write_output(journal: Path, out: Path) -> tuple[int, str]:
                     file.write(text)
                     lines += 1
 
-    _write_atomically(out, write)
+    write_atomically(out, write)
     return lines, digest.hexdigest()
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def _write_atomically(path: Path, write: Callable[[TextIO], None]) -> None:
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            write(file)
-        os.chmod(temporary, 0o666 & ~_umask())  # a temporary file is private; the output is an ordinary file
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -23,6 +23,7 @@ from typing import Any
 
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.file_digest import file_sha256
+from arkg.paths import write_atomically
 from arkg.tune.data import encode, read_pairs, sample_pairs
 from arkg.tune.deps import require_train_extra
 from arkg.tune.options import TuneOptions
@@ -169,7 +170,7 @@ def tune(
         "first_loss": statistics.fmean(loss for _, loss in outcome.losses[:10]) if outcome.losses else None,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
-    _write_json(sidecar, provenance)
+    write_atomically(sidecar, _json(provenance))
     return TuneResult(**{**result.__dict__, "adapter": adapter, "sidecar": sidecar})
 
 
@@ -191,7 +192,7 @@ def _claim_folder(out: Path, identity: dict[str, Any], restart: bool) -> None:
         for name in (ADAPTER_FILE, SIDECAR_FILE):
             (out / name).unlink(missing_ok=True)
     out.mkdir(parents=True, exist_ok=True)
-    _write_json(run_file, identity)
+    write_atomically(run_file, _json(identity))
 
 
 def _synth_meta(data: Path) -> Any:
@@ -201,7 +202,5 @@ def _synth_meta(data: Path) -> Any:
     return {"file": meta.name, "sha256": file_sha256(meta), "content": json.loads(meta.read_text(encoding="utf-8"))}
 
 
-def _write_json(path: Path, value: Any) -> None:
-    temporary = path.with_name(f".{path.name}.partial")
-    temporary.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    temporary.replace(path)
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
