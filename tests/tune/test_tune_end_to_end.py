@@ -45,6 +45,7 @@ def test_train_stop_resume_export_and_answer_through_llama_cpp(tmp_path: Path) -
 
     provenance = json.loads(done.sidecar.read_text(encoding="utf-8"))
     assert provenance["data"]["sha256"] == _sha256(data) and provenance["data"]["used"] == 8
+    assert done.drawn == provenance["data"]["drawn"] == 8  # 2 steps of 4
     assert provenance["base_model"]["sha256"] == _sha256(bundled_model_path())
     assert provenance["adapter"]["sha256"] == _sha256(done.adapter)
     assert provenance["options"] == OPTIONS.model_dump(mode="json") and provenance["seed"] == 0

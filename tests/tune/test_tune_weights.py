@@ -106,3 +106,13 @@ def test_the_plan_that_ends_an_implication_is_a_decision_of_its_own(next_step: t
 def test_an_implication_without_a_plan_is_all_prose() -> None:
     reply = '{"cited_keys": [], "implication": "Next to nothing: Paris. Enough said.", "continue_exploring": false}'
     assert _texts(reply) == ["[]", "false"]
+
+
+@pytest.mark.parametrize(
+    ("steps", "examples", "batch", "drawn"),
+    [(2, 8, 4, 8), (50, 714, 8, 400), (60, 451, 8, 451 + 3 * 8), (3, 10, 4, 10), (4, 10, 4, 14), (0, 10, 4, 0)],
+)
+def test_the_examples_a_run_went_through(steps: int, examples: int, batch: int, drawn: int) -> None:
+    from arkg.tune.train import examples_drawn
+
+    assert examples_drawn(steps, examples, batch) == drawn

@@ -16,7 +16,7 @@ from rich.markup import escape
 from arkg.cli.errors import user_errors
 from arkg.cli.eval_progress import progress_bar
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.tune import Phase, StepProgress, TuneOptions
+from arkg.tune import Phase, StepProgress, TuneOptions, TuneResult
 
 EXIT_INTERRUPTED = 130
 stderr = Console(stderr=True)
@@ -115,7 +115,7 @@ def tune(
         raise typer.Exit(EXIT_INTERRUPTED)
     left_out = f", {result.left_out} left out as longer than --max-tokens" if result.left_out else ""
     console.print(
-        f"[green]Tuned[/green] {result.steps} steps on {result.examples:,} examples{left_out} in "
+        f"[green]Tuned[/green] {result.steps} steps on {result.examples:,} examples{left_out}{_drawn(result)} in "
         f"{timedelta(seconds=round(result.train_s))}, final loss {loss}.\n"
         f"Adapter: {escape(str(result.adapter))} (provenance: {escape(str(result.sidecar))})\n"
         f"Use it: --model 'llamacpp:+{escape(str(result.adapter))}'",
@@ -126,3 +126,8 @@ def tune(
 def register(app: typer.Typer) -> None:
     """Add `arkg tune` to the main CLI."""
     app.command(name="tune")(tune)
+
+
+def _drawn(result: TuneResult) -> str:
+    """Said only when the steps did not go through the examples exactly once."""
+    return "" if result.drawn == result.examples else f" ({result.drawn:,} drawn)"

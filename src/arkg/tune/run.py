@@ -27,7 +27,7 @@ from arkg.paths import write_atomically
 from arkg.tune.data import encode, read_pairs, sample_pairs
 from arkg.tune.deps import require_train_extra
 from arkg.tune.options import TuneOptions
-from arkg.tune.train import StepProgress, TuneError, train_adapter
+from arkg.tune.train import StepProgress, TuneError, examples_drawn, train_adapter
 
 ADAPTER_FILE = "adapter.gguf"
 SIDECAR_FILE = "adapter.json"
@@ -55,8 +55,9 @@ class TuneResult:
     total_steps: int
     final_loss: float | None
     train_s: float
-    examples: int
+    examples: int  # pairs within options.max_tokens, the set training draws from
     left_out: int  # pairs longer than options.max_tokens
+    drawn: int  # examples the steps went through: fewer than `examples` when max_steps ends the epoch early
     resumed_from: int | None
     adapter: Path | None  # set when finished
     sidecar: Path | None
@@ -130,6 +131,7 @@ def tune(
         train_s=outcome.train_s,
         examples=len(examples),
         left_out=len(encoded) - len(examples),
+        drawn=examples_drawn(outcome.steps, len(examples), options.batch_size),
         resumed_from=outcome.resumed_from,
         adapter=None,
         sidecar=None,
@@ -153,8 +155,10 @@ def tune(
             "pairs": len(pairs),
             "used": len(examples),
             "left_out_too_long": len(encoded) - len(examples),
+            # Of the `used` examples (every one, once): the steps may go through fewer, or some twice.
             "tokens": sum(len(example.input_ids) for example in examples),
             "reply_tokens": sum(sum(label >= 0 for label in example.labels) for example in examples),
+            "drawn": result.drawn,
             "synth": _synth_meta(data),
         },
         "seed": options.seed,

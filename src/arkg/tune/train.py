@@ -208,6 +208,14 @@ def train_adapter(
     )
 
 
+def examples_drawn(steps: int, examples: int, batch_size: int) -> int:
+    """How many examples `steps` optimizer steps go through: an epoch is ceil(examples / batch_size)
+    batches, the last one smaller (the Trainer keeps it), and a new epoch starts over."""
+    per_epoch = -(-examples // batch_size)
+    epochs, rest = divmod(steps, per_epoch)
+    return epochs * examples + min(rest * batch_size, examples)
+
+
 def reply_loss(model: Any, inputs: dict[str, Any], labels: Any, weights: Any) -> tuple[Any, Any]:
     """The weighted loss of a batch and the logits it was computed from: those of the positions that
     predict a reply token, the only ones put through the output layer. Over SmolLM2's 49,152-word
