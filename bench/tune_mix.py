@@ -16,13 +16,13 @@ copies into the adapter's sidecar.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import shlex
 import sys
 from pathlib import Path
 
+from arkg.llm.file_digest import file_sha256
 from arkg.paths import write_atomically
 
 
@@ -83,7 +83,7 @@ def _provenance(pairs: Path) -> dict[str, object]:
     synth_meta = pairs.with_name(pairs.name + ".meta.json")
     return {
         "file": pairs.name,
-        "sha256": hashlib.sha256(pairs.read_bytes()).hexdigest(),
+        "sha256": file_sha256(pairs),
         "synth": json.loads(synth_meta.read_text(encoding="utf-8")) if synth_meta.is_file() else None,
     }
 

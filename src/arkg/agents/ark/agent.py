@@ -12,7 +12,7 @@ equation of the paper.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -433,7 +433,7 @@ class _Run:
         return self.conclude(None, "", stop.reason, None)
 
     def conclude(
-        self, answer: Answer, explanation: str, note: str | None, call: ModelCall | None, computed: list[Computed] | None = None
+        self, answer: Answer, explanation: str, note: str | None, call: ModelCall | None, computed: Sequence[Computed] = ()
     ) -> Result:
         cited = self.cited()
         self.trace.cited_triples = cited
@@ -444,7 +444,7 @@ class _Run:
                 explanation=explanation,
                 cited_keys=[record.key for record in cited],
                 note=note,
-                computed=computed or [],
+                computed=list(computed),
                 call=call,
             )
         )
