@@ -119,23 +119,6 @@ def _apply(left: object, op: str, right: object) -> bool:
     raise ValueError(f"not a comparison: {op!r}")
 
 
-# An ordering in words, (when it holds, when it fails), for dates and for numbers. ARK's computed lines
-# and the synthesized explanations both write it, so a reply can copy the sentence its question needs.
-_ORDER_WORDS = {
-    "<": (("is before", "is not before"), ("is less than", "is not less than")),
-    "<=": (("is not after", "is after"), ("is at most", "is more than")),
-    ">": (("is after", "is not after"), ("is greater than", "is not greater than")),
-    ">=": (("is not before", "is before"), ("is at least", "is less than")),
-}
-
-
-def order_words(op: str, holds: bool, dated: bool) -> str:
-    """The words of `left op right` when it holds or fails: ("<", False, dated) -> "is not before"."""
-    if op not in _ORDER_WORDS:
-        raise ValueError(f"not an ordering: {op!r}")
-    return _ORDER_WORDS[op][0 if dated else 1][0 if holds else 1]
-
-
 def same(left: Scalar, right: Scalar) -> bool:
     """Equality by the value rules (what `contains` and `overlaps` use)."""
     return compare(left, "=", right) is True

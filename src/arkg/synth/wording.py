@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 
 from arkg.agents.answers import MAX_TEXT_CHARS
-from arkg.graph.literals import as_date, as_number, order_words
+from arkg.graph.literals import as_date, as_number
 from arkg.agents.triple_keys import triple_text
 from arkg.graph.model import Direction, Triple
 from arkg.synth.chains import GoldAnswer
@@ -72,13 +72,23 @@ def facts_explanation(triples: Sequence[Triple], then: str = "") -> str:
     return f"{fit(facts, MAX_TEXT_CHARS - len(then) - 1)} {then}"
 
 
+# A comparison in words: (when true, when false), for dates and for numbers.
+_ORDER = {
+    "<": (("is before", "is not before"), ("is less than", "is not less than")),
+    "<=": (("is not after", "is after"), ("is at most", "is more than")),
+    ">": (("is after", "is not after"), ("is greater than", "is not greater than")),
+    ">=": (("is not before", "is before"), ("is at least", "is less than")),
+}
+
+
 def verdict_sentence(left: Sequence[str], op: str, right: Sequence[str], verdict: bool) -> str:
     """The step from values to a yes/no answer, written out so that a reply reasons before it answers:
     "6 November 1855 is before 3 June 1911.", "Syria is not among Turkey, Iraq, Jordan."."""
     a, b = listing(left), listing(right)
-    if op in ("<", "<=", ">", ">="):
+    if op in _ORDER:
         dated = all(as_date(value) is not None and as_number(value) is None for value in (*left, *right))
-        return fit(f"{a} {order_words(op, verdict, dated)} {b}.", MAX_TEXT_CHARS // 2)
+        words = _ORDER[op][0 if dated else 1]
+        return fit(f"{a} {words[0 if verdict else 1]} {b}.", MAX_TEXT_CHARS // 2)
     if op in ("contains", "overlaps") and len(right) == 1:
         among = "" if len(left) == 1 else "among "
         return fit(f"{b} {'is' if verdict else 'is not'} {among}{a}.", MAX_TEXT_CHARS // 2)

@@ -3,7 +3,6 @@ to the final answer step and kept in the trace."""
 
 from __future__ import annotations
 
-import pytest
 from ark_helpers import answer, reasoning, relation
 
 from arkg.agents.ark import ArkAgent
@@ -15,7 +14,6 @@ from arkg.agents.trace import TripleRecord
 from arkg.graph.model import Triple
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.llm.scripted import ScriptedModel
-from arkg.synth.wording import verdict_sentence
 
 
 def record(key: str, head: str, relation_: str, tail: str, incoming: bool = False) -> TripleRecord:
@@ -29,37 +27,33 @@ def texts(records: list[TripleRecord]) -> list[str]:
 def test_two_cited_latitudes_are_ordered_as_numbers_not_as_text():
     lines = computed_lines([record("T1", "Swindon", "latitude", "51.5580"), record("T2", "Bristol", "latitude", "51.4552")])
     assert [line.text for line in lines] == [
-        "(Swindon, latitude, 51.5580) and (Bristol, latitude, 51.4552): 51.5580 is not less than 51.4552."
-        " 51.5580 is greater than 51.4552. 51.4552 is less than 51.5580. 51.4552 is not greater than 51.5580."
+        "(Swindon, latitude, 51.5580) and (Bristol, latitude, 51.4552): 51.5580 is greater than 51.4552."
     ]
     assert lines[0].keys == ["T1", "T2"]
 
 
 def test_negative_numbers_and_thousands_separators_compare_by_value():
     assert texts([record("T1", "Viña del Mar", "latitude", "-33.0246"), record("T2", "Rancagua", "latitude", "-34.1691")]) == [
-        "(Viña del Mar, latitude, -33.0246) and (Rancagua, latitude, -34.1691): -33.0246 is not less than -34.1691."
-        " -33.0246 is greater than -34.1691. -34.1691 is less than -33.0246. -34.1691 is not greater than -33.0246."
+        "(Viña del Mar, latitude, -33.0246) and (Rancagua, latitude, -34.1691): -33.0246 is greater than -34.1691."
     ]
-    assert "9,000 is less than 10000." in texts([record("T1", "A", "population", "9,000"), record("T2", "B", "population", "10000")])[0]
+    assert texts([record("T1", "A", "population", "9,000"), record("T2", "B", "population", "10000")])[0].endswith(
+        "9,000 is less than 10000."
+    )
 
 
 def test_dates_are_ordered_across_relations_but_numbers_only_within_one():
     dated = texts([record("T1", "Pierre Curie", "date of birth", "15 May 1859"), record("T2", "Marie Curie", "date of death", "1934-07-04")])
     assert dated == [
         "(Pierre Curie, date of birth, 15 May 1859) and (Marie Curie, date of death, 1934-07-04): 15 May 1859 is before 1934-07-04."
-        " 15 May 1859 is not after 1934-07-04. 1934-07-04 is not before 15 May 1859. 1934-07-04 is after 15 May 1859."
     ]
     # An area and a population have no common scale: no line.
     assert texts([record("T1", "Taiwan", "area", "35980"), record("T2", "Taiwan", "population", "16906283")]) == []
 
 
 def test_equal_values_and_dates_of_different_precision():
-    assert texts([record("T1", "A", "area", "12"), record("T2", "B", "area", "12.0")])[0].endswith(
-        ": 12 is not less than 12.0. 12 is not greater than 12.0. 12.0 is not less than 12. 12.0 is not greater than 12."
-    )
+    assert texts([record("T1", "A", "area", "12"), record("T2", "B", "area", "12.0")])[0].endswith("12 equals 12.0.")
     assert texts([record("T1", "A", "born", "1867"), record("T2", "B", "born", "7 November 1867")])[0].endswith(
-        ": 1867 is not before 7 November 1867. 1867 is not after 7 November 1867."
-        " 7 November 1867 is not before 1867. 7 November 1867 is not after 1867."
+        "1867 is the same date as 7 November 1867."
     )
 
 
@@ -74,8 +68,7 @@ def test_entity_values_are_counted_per_subject_and_compared_across_subjects():
     assert [line.text for line in lines] == [
         "(Portugal, shares border with, ?): 1 fact cited.",
         "(Kosovo, shares border with, ?): 3 facts cited.",
-        "(Portugal, shares border with, ?) 1 fact and (Kosovo, shares border with, ?) 3 facts: 1 is less than 3."
-        " 1 is not greater than 3. 3 is not less than 1. 3 is greater than 1.",
+        "(Portugal, shares border with, ?) 1 fact and (Kosovo, shares border with, ?) 3 facts: 1 is less than 3.",
     ]
     assert lines[2].keys == ["T1", "T2", "T3", "T4"]
 
@@ -84,20 +77,6 @@ def test_a_single_value_of_a_single_subject_is_not_counted_and_incoming_edges_co
     assert texts([record("T1", "France", "capital", "Paris")]) == []
     children = [record("T1", "Irène", "child of", "Marie Curie", incoming=True), record("T2", "Ève", "child of", "Marie Curie", incoming=True)]
     assert texts(children) == ["(?, child of, Marie Curie): 2 facts cited."]
-
-
-@pytest.mark.parametrize(
-    ("first", "op", "second", "verdict"),
-    [("195506", ">", "31989256", False), ("51.5580", "<", "51.4552", False), ("15 May 1859", "<", "7 November 1867", True)],
-)
-def test_the_sentence_an_explanation_judges_with_is_among_the_computed_ones_whichever_value_the_question_puts_first(
-    first, op, second, verdict
-):
-    """A synthesized yes/no explanation ends with the question's comparison; the computed line must hold
-    it word for word, so that a tuned model copies it instead of rephrasing one fixed direction."""
-    for cited in ([first, second], [second, first]):
-        [line] = texts([record(f"T{n}", f"E{n}", "value", value) for n, value in enumerate(cited)])
-        assert verdict_sentence([first], op, [second], verdict) in line
 
 
 def test_the_lines_are_capped():
@@ -140,11 +119,7 @@ def run(compare_values: bool) -> tuple[ScriptedModel, FinalAnswer]:
 def test_with_the_setting_the_answer_prompt_states_the_computed_order_and_the_trace_keeps_it():
     model, final = run(compare_values=True)
     prompt = model.calls[-1].messages[-1].content
-    expected = (
-        "(Pierre Curie, date of birth, 15 May 1859) and (Marie Curie, date of birth, 7 November 1867): 15 May 1859 is before"
-        " 7 November 1867. 15 May 1859 is not after 7 November 1867. 7 November 1867 is not before 15 May 1859."
-        " 7 November 1867 is after 15 May 1859."
-    )
+    expected = "(Pierre Curie, date of birth, 15 May 1859) and (Marie Curie, date of birth, 7 November 1867): 15 May 1859 is before 7 November 1867."
     assert f"Computed exactly from the cited facts:\n- {expected}" in prompt
     assert [(line.text, line.keys) for line in final.computed] == [(expected, ["T1", "T2"])]
     # Only the answer step sees it: the exploration prompts are those of the paper's loop.

@@ -4,10 +4,9 @@
 A small model cites "(Swindon, latitude, 51.5580)" and "(Bristol, latitude, 51.4552)" and then writes
 "51.5580 is less than 51.4552". Ordering two numbers or dates, or counting facts, is arithmetic, not
 commonsense to guess at, so with the setting on the answer prompt states it: for every two cited
-facts whose values are numbers of the same relation, or dates, how they order (from both sides, in
-the words an explanation of a yes/no answer uses); and how many values of a relation were cited for
-each subject, compared across subjects. Each line names the cited facts it rests on, so it adds
-nothing the graph does not say.
+facts whose values are numbers of the same relation, or dates, which is larger or earlier; and how
+many values of a relation were cited for each subject, compared across subjects. Each line names the
+cited facts it rests on, so it adds nothing the graph does not say.
 """
 
 from __future__ import annotations
@@ -19,10 +18,10 @@ from pydantic import BaseModel
 
 from arkg.agents.trace import TripleRecord
 from arkg.agents.triple_keys import triple_text
-from arkg.graph.literals import as_date, as_number, compare, order_words
+from arkg.graph.literals import as_date, as_number, compare
 from arkg.text import one_line
 
-MAX_LINES = 8  # the answer prompt stays short; pairs beyond this are left out, in order of citation
+MAX_LINES = 12  # the answer prompt stays short; pairs beyond this are left out, in order of citation
 
 
 class Computed(BaseModel):
@@ -46,20 +45,20 @@ def _orderings(cited: Sequence[TripleRecord]) -> list[Computed]:
             continue
         if not numbers and (as_date(left.tail) is None or as_date(right.tail) is None):
             continue
+        words = _order_words(left.tail, right.tail, dated=not numbers)
         facts = f"{triple_text(left.as_triple())} and {triple_text(right.as_triple())}"
-        lines.append(Computed(text=f"{facts}: {_order(left.tail, right.tail, dated=not numbers)}", keys=[left.key, right.key]))
+        lines.append(
+            Computed(text=f"{facts}: {one_line(left.tail)} {words} {one_line(right.tail)}.", keys=[left.key, right.key])
+        )
     return lines
 
 
-def _order(left: str, right: str, dated: bool) -> str:
-    """Both values against each other with both words of an ordering, each sentence as an explanation
-    that judges it would say it: a question may ask "more" or "fewer", "before" or "after", of either
-    value first, and one of the four sentences then states exactly its answer."""
-    sentences = []
-    for a, b in ((left, right), (right, left)):
-        for op in ("<", ">"):
-            sentences.append(f"{one_line(a)} {order_words(op, compare(a, op, b) is True, dated)} {one_line(b)}.")
-    return " ".join(sentences)
+def _order_words(left: str, right: str, dated: bool) -> str:
+    if compare(left, "<", right):
+        return "is before" if dated else "is less than"
+    if compare(left, ">", right):
+        return "is after" if dated else "is greater than"
+    return "is the same date as" if dated else "equals"
 
 
 def _counts(cited: Sequence[TripleRecord]) -> list[Computed]:
@@ -83,10 +82,11 @@ def _counts(cited: Sequence[TripleRecord]) -> list[Computed]:
         for pattern, records in counted:
             lines.append(Computed(text=f"{pattern}: {_facts(len(records))} cited.", keys=_keys(records)))
         for (left, left_records), (right, right_records) in combinations(counted, 2):
-            order = _order(str(len(left_records)), str(len(right_records)), dated=False)
+            words = _order_words(str(len(left_records)), str(len(right_records)), dated=False)
             lines.append(
                 Computed(
-                    text=f"{left} {_facts(len(left_records))} and {right} {_facts(len(right_records))}: {order}",
+                    text=f"{left} {_facts(len(left_records))} and {right} {_facts(len(right_records))}:"
+                    f" {len(left_records)} {words} {len(right_records)}.",
                     keys=_keys([*left_records, *right_records]),
                 )
             )
