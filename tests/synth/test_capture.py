@@ -13,13 +13,15 @@ from arkg.agents.ark import ArkSettings
 from arkg.agents.kaping import KapingSettings
 from arkg.agents.kg_agent import KgAgentSettings
 from arkg.agents.modes import EdgeSet, SelectionMode
-from arkg.graph.model import Direction
+from arkg.graph.model import Direction, Triple
 from arkg.llm.base import Message
 from arkg.llm.scripted import ScriptedModel
 from arkg.synth import NotFollowed, Reason, Source, capture, program_for
 from arkg.synth.readings import ProgramReader
 from arkg.synth.routes import RouteStep, route_from_chain
+from arkg.synth.edited import EditedGraph
 from arkg.synth.teachers import ArkTeacher, KapingTeacher, KgAgentTeacher
+from arkg.synth.teachers.ark import MISTAKE, misspelt
 
 
 def _reader(sample: Source, number: int) -> ProgramReader:
@@ -66,6 +68,52 @@ def test_with_a_plan_each_implication_ends_with_the_next_step_or_the_stop(sample
 
     plain, planned = implications(plan=False), implications(plan=True)
     assert planned == [f"{plain[0]} Next: Paris, country.", f"{plain[1]} Enough to answer."]
+
+
+def test_with_retries_each_free_mode_choice_follows_a_rejected_mistake(sample: Source) -> None:
+    settings = ArkSettings(mode=SelectionMode.FREE)
+    teacher = ArkTeacher(route_from_chain(sample.chains[2]), _reader(sample, 2), yes_no=True, retries=True)
+    pairs, result = capture("ark", sample.kg, settings, _query(sample, 2), teacher)
+    assert [pair.decision for pair in pairs] == [
+        MISTAKE, "anchor-retry", MISTAKE, "relation-retry", "reasoning",  # step 1: a misspelt anchor, then a wrong relation
+        "anchor", MISTAKE, "relation-retry", "reasoning", "answer",  # step 2: a wrong relation only
+    ]  # fmt: skip
+    # The mistakes are real replies the agent rejected: a plain run given the same replies sees the same prompts.
+    assert _replay("ark", sample, settings, _query(sample, 2), [pair.reply for pair in pairs]) == [pair.messages for pair in pairs]
+    assert result.answer is False and result.trace.invalid_attempts == 3
+    anchor_retry, relation_retry = pairs[1], pairs[7]
+    assert anchor_retry.messages[-2].content == '{"anchor_entity": "Pierer Curie"}'
+    assert 'Not found: "Pierer Curie" is not an entity' in anchor_retry.messages[-1].content
+    assert json.loads(anchor_retry.reply) == {"anchor_entity": "Pierre Curie"}
+    # At Paris the wrong relation is another step's: Paris has no "place of birth".
+    assert relation_retry.messages[-2].content == '{"relation": "place of birth"}'
+    assert 'Not found: "place of birth" is not a relation of "Paris"' in relation_retry.messages[-1].content
+    assert json.loads(relation_retry.reply) == {"relation": "country"}
+
+
+def test_a_retry_at_an_anchor_met_before_follows_the_mistake_of_an_explored_relation(sample: Source) -> None:
+    birth = route_from_chain(sample.chains[0])[0]
+    date = RouteStep("Marie Curie", "date of birth", Direction.OUT, tuple(sample.kg.triples("Marie Curie", "date of birth")), "")
+    teacher = ArkTeacher([birth, date], _reader(sample, 0), yes_no=True, retries=True)
+    pairs, _ = capture("ark", sample.kg, ArkSettings(mode=SelectionMode.FREE), _query(sample, 0), teacher)
+    retry = [pair for pair in pairs if pair.decision == "relation-retry"][1]
+    assert retry.messages[-2].content == '{"relation": "place of birth"}'
+    assert '"place of birth" of "Marie Curie" was explored already' in retry.messages[-1].content
+    assert json.loads(retry.reply) == {"relation": "date of birth"}
+
+
+def test_a_mistake_the_agent_accepts_stops_the_run(sample: Source) -> None:
+    # "Pierre Curie" misspelt is "Pierer Curie": make that a real entity, and the agent takes it.
+    kg = EditedGraph(sample.kg, added=[Triple("Pierer Curie", "named after", "Pierre Curie")])
+    teacher = ArkTeacher(route_from_chain(sample.chains[2]), _reader(sample, 2), yes_no=True, retries=True)
+    with pytest.raises(NotFollowed, match="ARK accepted the wrong anchor made on purpose at step 1"):
+        capture("ark", kg, ArkSettings(mode=SelectionMode.FREE), _query(sample, 2), teacher)
+
+
+def test_a_misspelling_swaps_the_two_letters_nearest_the_middle() -> None:
+    assert [misspelt(name) for name in ("Bristol", "Pierre Curie", "Saudi Arabia", "Aa", "11")] == [
+        "Brsitol", "Pierer Curie", "Saudi rAabia", "aA", "111",
+    ]  # fmt: skip
 
 
 def test_kaping_pairs_are_the_messages_of_a_real_run_given_the_same_reply(sample: Source) -> None:

@@ -63,6 +63,21 @@ def test_compare_values_puts_computed_lines_in_the_ark_answer_prompts(tmp_path: 
     assert all("Computed" not in p["messages"][-2]["content"] for p in pairs if p["decision"] != "answer")
 
 
+def test_retries_write_free_mode_retry_pairs_and_say_so_in_the_provenance(tmp_path: Path) -> None:
+    out = tmp_path / "pairs.jsonl"
+    result = _invoke("--out", str(out), "--sample", "--split", "all", "--strategy", "ark", "--mode", "free", "--retries")
+    assert result.exit_code == 0, result.output
+    meta = json.loads((tmp_path / "pairs.jsonl.meta.json").read_text(encoding="utf-8"))
+    assert meta["options"]["retries"] is True
+    pairs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    retries = [p for p in pairs if p["decision"].endswith("-retry")]
+    assert {p["decision"] for p in retries} == {"anchor-retry", "relation-retry"}
+    assert "mistake" not in {p["decision"] for p in pairs}
+    # The prompt of each holds the rejected reply and the agent's feedback on it.
+    assert all(p["messages"][-3]["role"] == "assistant" and "Not found" in p["messages"][-2]["content"] for p in retries)
+    assert "| ark | relation-retry | free |" in result.output
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -48,6 +48,16 @@ def test_a_sample_chain_gives_every_decision_and_the_three_readings(sample: Sour
     assert kaping["answer"] == "unknown" and kaping["cited_keys"] == []
 
 
+def test_retries_add_free_mode_retry_pairs_of_the_gold_route_and_nothing_else(sample: Source) -> None:
+    def kinds(retries: bool) -> Counter[tuple[str, str, str, str]]:
+        result = synthesize_chain(sample.chains[2], sample.kg, SynthOptions(retries=retries), _tail_index(sample))
+        assert result.unusable == []
+        return Counter((r.strategy, r.pair.decision, r.mode, r.variant.value) for r in result.records)
+
+    added = kinds(retries=True) - kinds(retries=False)
+    assert added == {("ark", "anchor-retry", "free", "gold"): 1, ("ark", "relation-retry", "free", "gold"): 2}
+
+
 def test_a_chain_without_a_program_gives_gold_pairs_only_and_says_why(sample: Source) -> None:
     result = synthesize_chain(sample.chains[3], sample.kg, SynthOptions(), _tail_index(sample))
     assert result.program is None

@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import partial
 
 from pydantic import BaseModel
 
@@ -44,6 +45,7 @@ from arkg.synth.programs import NoProgram, Program, ProgramRun, answer_of, progr
 from arkg.synth.readings import GoldReader, ProgramReader, Reading
 from arkg.synth.routes import RouteStep, route_from_chain, route_from_program
 from arkg.synth.teachers import ArkTeacher, KapingTeacher, KgAgentTeacher
+from arkg.synth.teachers.ark import MISTAKE, RETRY
 
 ARK, KAPING, KG_AGENT = "ark", "kaping", "kg-agent"
 ANY_MODE = "any"  # a pair whose prompt and reply are the same in every mode
@@ -64,6 +66,9 @@ class SynthOptions:
     seed: int = 0
     # ARK implications end with the route's next step ("Next: Serbia, continent.") or "Enough to answer."
     plan: bool = False
+    # Free-mode ARK also led through a deliberate wrong anchor or relation per step, keeping the gold
+    # replies that follow the rejection ("anchor-retry", "relation-retry"), on gold routes.
+    retries: bool = False
     ark: ArkSettings = field(default_factory=ArkSettings)
     kaping: KapingSettings = field(default_factory=KapingSettings)
     kg_agent: KgAgentSettings = field(default_factory=KgAgentSettings)
@@ -211,9 +216,13 @@ class _ChainRun:
         if strategy not in case.strategies:
             return
         if strategy == ARK:
+            plan = self.options.plan
             for mode in self.options.modes:
                 settings = self.options.ark.model_copy(update={"mode": mode})
-                self.attempt(strategy, mode.value, case, settings, lambda: ArkTeacher(case.route, case.reader, self.chain.yes_no, plan=self.options.plan))
+                self.attempt(strategy, mode.value, case, settings, lambda: ArkTeacher(case.route, case.reader, self.chain.yes_no, plan=plan))
+                if self.options.retries and mode is SelectionMode.FREE and case.variant is Variant.GOLD:
+                    retrying = partial(ArkTeacher, case.route, case.reader, self.chain.yes_no, plan=plan, retries=True)
+                    self.attempt(strategy, mode.value, case, settings, retrying, retries=True)
         elif strategy == KAPING:
             self.attempt(strategy, ANY_MODE, case, self.options.kaping, lambda: KapingTeacher(case.reader, self.chain.yes_no))
         elif strategy == KG_AGENT:
@@ -221,8 +230,10 @@ class _ChainRun:
                 settings = self.options.kg_agent.model_copy(update={"mode": mode})
                 self.attempt(strategy, mode.value, case, settings, lambda: KgAgentTeacher(case.lines))
 
-    def attempt(self, strategy: str, mode: str, case: _Case, settings: BaseModel, teacher: Callable[[], object]) -> None:
-        stage = f"{strategy}/{mode}/{case.variant.value}"
+    def attempt(
+        self, strategy: str, mode: str, case: _Case, settings: BaseModel, teacher: Callable[[], object], retries: bool = False
+    ) -> None:
+        stage = f"{strategy}/{mode}/{case.variant.value}" + (" retries" if retries else "")
         try:
             if strategy == ARK:
                 _check_route(case.route, settings)  # type: ignore[arg-type]
@@ -231,7 +242,10 @@ class _ChainRun:
         except NotFollowed as failure:
             self.fail(stage, failure.reason, failure.detail)
             return
-        kept = [pair for pair in pairs if case.decisions is None or pair.decision in case.decisions]
+        if retries:
+            kept = [pair for pair in pairs if pair.decision.endswith(RETRY)]
+        else:
+            kept = [pair for pair in pairs if case.decisions is None or pair.decision in case.decisions]
         self.add([Record(pair, self.chain.source, self.chain.id, strategy, mode, case.variant) for pair in kept])
 
     def add(self, records: list[Record]) -> None:
@@ -278,8 +292,9 @@ def _check_result(result: Result, pairs: list[Pair], yes_no: bool) -> None:
             raise NotFollowed(Reason.NOT_FOLLOWED, f"the planner stopped before the program's end: {result.stop_reason}")
         return
     if isinstance(trace, ArkTrace):
-        if trace.invalid_attempts:
-            raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK rejected {trace.invalid_attempts} gold replies")
+        rejected = trace.invalid_attempts - sum(pair.decision == MISTAKE for pair in pairs)
+        if rejected:
+            raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK rejected {rejected} gold replies")
         if result.stop_reason != StopReason.DONE.value:
             raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK stopped before the route's end: {result.stop_reason}")
     taught = next((pair for pair in reversed(pairs) if pair.decision == "answer"), None)

@@ -187,6 +187,7 @@ def _options(options: SynthOptions) -> dict[str, Any]:
         "modes": [mode.value for mode in options.modes],
         "variants": [variant.value for variant in options.variants],
         "plan": options.plan,
+        "retries": options.retries,
         "ark": options.ark.model_dump(mode="json"),
         "kaping": options.kaping.model_dump(mode="json"),
     }

@@ -7,6 +7,12 @@ route's next step or "Enough to answer."), and at the end the answer that the ci
 (the reader). Anything the route needs that the agent does not offer (an anchor not among
 the candidates, a gold fact not shown, a retry after a rejected reply) raises NotFollowed: the
 run is abandoned and reported, never padded with a guess.
+
+With `retries` (free mode), the teacher first makes the kind of mistake a small model makes: a
+misspelt anchor (odd steps), a relation the anchor does not offer or one it followed already
+(every step). The agent rejects it with its feedback, and the gold reply that follows is the pair
+kept ("anchor-retry", "relation-retry"): what to do after a rejection. The mistaken call itself
+is marked MISTAKE and never kept.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import Any
 
 from arkg.agents.ark.agent import ANOTHER_ANCHOR
 from arkg.agents.ark.replies import AnchorReply, OpenAnswer, ReasoningReply, RelationReply, YesNoAnswer
-from arkg.agents.ark.trace import TriplesRetrieved
+from arkg.agents.ark.trace import RelationsRetrieved, TriplesRetrieved
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Triple
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
@@ -32,6 +38,9 @@ from arkg.text import one_line
 
 Reader = Callable[[Sequence[Triple]], Reading]
 
+MISTAKE = "mistake"  # the decision of a deliberately wrong reply: run, never kept as a pair
+RETRY = "-retry"  # suffix of the gold decision that follows a mistake
+
 
 @dataclass
 class ArkTeacher:
@@ -43,10 +52,17 @@ class ArkTeacher:
     position: int = 0
     shown: dict[str, Triple] = field(default_factory=dict)  # key -> fact, of the current step
     cited: list[Triple] = field(default_factory=list)
+    retries: bool = False  # free mode: a wrong anchor or relation first, then the gold one
+    offered: list[str] = field(default_factory=list)  # relations offered for the current anchor
+    explored: list[str] = field(default_factory=list)  # ... and those it followed in earlier steps
+    mistaken: set[tuple[int, str]] = field(default_factory=set)  # (step, decision) of mistakes made
+    retrying: str = ""  # the decision whose mistake the agent is expected to have rejected
 
     def observe(self, event: Any) -> None:
         if isinstance(event, TriplesRetrieved):
             self.shown = {record.key: record.as_triple() for record in event.triples}
+        elif isinstance(event, RelationsRetrieved):
+            self.offered, self.explored = list(event.offered), list(event.explored)
 
     def __call__(self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling) -> Reply:
         if isinstance(output, Choice):
@@ -55,8 +71,12 @@ class ArkTeacher:
             return self._decide("anchor", self._offered(one_line(self.step.anchor), output, "anchor"))
         if issubclass(output, AnchorReply):
             self._seen(self.step.anchor, messages)
+            if self._mistake_due("anchor"):
+                return self._mistake("anchor", {"anchor_entity": misspelt(one_line(self.step.anchor))})
             return self._decide("anchor", {"anchor_entity": one_line(self.step.anchor)})
         if issubclass(output, RelationReply):
+            if self._mistake_due("relation"):
+                return self._mistake("relation", {"relation": self._wrong_relation()})
             return self._decide("relation", {"relation": self.step.label})
         if issubclass(output, ReasoningReply):
             return self._decide("reasoning", self._reasoning())
@@ -73,10 +93,39 @@ class ArkTeacher:
     def _decide(self, decision: str, reply: Reply) -> Reply:
         # Every gold reply is valid, so a second request for the same decision of a step means the
         # agent rejected the first one: following on would teach a retry, not the route.
-        if self.decisions and self.decisions[-1] == decision and decision != "answer":
+        if self.decisions and self.decisions[-1].removesuffix(RETRY) == decision and decision != "answer":
             raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK rejected the gold {decision} of step {self.position + 1}")
+        if self.retrying:
+            self._check_rejected(decision)
+            decision += RETRY
         self.decisions.append(decision)
         return reply
+
+    def _mistake_due(self, decision: str) -> bool:
+        if not self.retries or (self.position, decision) in self.mistaken:
+            return False
+        return decision == "relation" or self.position % 2 == 0
+
+    def _mistake(self, decision: str, reply: Reply) -> Reply:
+        self._check_rejected(decision)
+        self.mistaken.add((self.position, decision))
+        self.retrying = decision
+        self.decisions.append(MISTAKE)
+        return reply
+
+    def _check_rejected(self, decision: str) -> None:
+        """A mistake the agent took as valid leads off the route: nothing after it can be taught."""
+        if self.retrying and self.retrying != decision:
+            raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK accepted the wrong {self.retrying} made on purpose at step {self.position + 1}")
+        self.retrying = ""
+
+    def _wrong_relation(self) -> str:
+        """One followed already from this anchor, else another step's relation the anchor lacks,
+        else the anchor's own name: the relation mistakes seen in free-mode runs."""
+        if self.explored:
+            return self.explored[0]
+        others = [step.label for step in self.route if step.label not in self.offered]
+        return others[self.position % len(others)] if others else one_line(self.step.anchor)
 
     def _offered(self, wanted: str, output: Choice, what: str) -> str:
         if wanted not in output.options:
@@ -114,3 +163,14 @@ class ArkTeacher:
         except NoLabel as error:
             raise NotFollowed(Reason.NO_LABEL, str(error)) from None
         return {"explanation": reading.explanation, "answer": reply_answer(reading, self.yes_no)}
+
+
+def misspelt(name: str) -> str:
+    """The name with the two letters nearest its middle swapped, as a model copying it wrongly writes
+    it ("Bristol" -> "Britsol"); a name without two such letters gets its last letter twice."""
+    middle = len(name) // 2
+    for at in sorted(range(1, len(name)), key=lambda index: abs(index - middle)):
+        before, here = name[at - 1], name[at]
+        if before.isalpha() and here.isalpha() and before != here:
+            return name[: at - 1] + here + before + name[at + 1 :]
+    return name + name[-1:]
