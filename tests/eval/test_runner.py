@@ -9,12 +9,14 @@ import pytest
 from pydantic import ValidationError
 
 from arkg.agents.strategy import Result
+from arkg.agents.ark import ArkAgent
 from arkg.agents.cot import ChainOfThought
 from arkg.errors import ArkgError, ModelError
 from arkg.eval.colota import Dataset, Question
 from arkg.eval.results import RunConfig, read_results
 from arkg.eval.runner import RunSummary, StopReason, run_evaluation
 from arkg.eval.setup import plan_evaluation
+from arkg.graph.open import open_graph
 import threading
 
 from arkg.agents import RunKit, RunOptions, RunStopped
@@ -103,6 +105,24 @@ def test_failed_questions_are_recorded_then_retried_on_resume(tmp_path: Path) ->
     run_evaluation(QUESTIONS[:2], always("True"), CONFIG, out, resume=True)
     latest = read_results(out).latest()
     assert [record.answer for record in latest.values()] == [True, True]
+
+
+def test_a_failed_question_keeps_what_its_strategy_did_before_the_error(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+
+    def reply(messages, output, sampling):
+        if isinstance(output, Choice):  # the first anchor and relation offered
+            return output.options[0]
+        raise ModelError("the ReasoningReply JSON was cut off at max_tokens=64")
+
+    question = Question("S1", "Was Marie Curie born in Warsaw?", True, {}, ("geography",), ())
+    with open_graph("sample") as kg:
+        run_evaluation([question], ArkAgent(kg, ScriptedModel(reply)), CONFIG.model_copy(update={"strategy": "ark"}), out)
+    failed = lines(out)[1]
+    assert failed["error"] == "ModelError: the ReasoningReply JSON was cut off at max_tokens=64"
+    events = failed["trace"]["events"]
+    assert [event["kind"] for event in events] == ["anchor", "relations", "relation", "triples"]
+    assert events[0]["proposed"] == "Marie Curie" and events[0]["call"]["raw"] == "Marie Curie"
 
 
 def test_cut_off_last_line_is_ignored_and_replaced(tmp_path: Path) -> None:

@@ -18,7 +18,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
+
+from pydantic import BaseModel
 
 from arkg.agents import AnswerKind, Query, Result, RunOptions, RunStopped, Strategy
 from arkg.errors import ArkgError, ModelUnavailable
@@ -209,8 +211,11 @@ def _answer(task: Task, setup: QuestionSetup, config: RunConfig, stop: threading
     kind = AnswerKind.YES_NO if question.yes_no else AnswerKind.OPEN
     query = Query(text=question.text, kind=kind, claim=question.claim)
     started = time.perf_counter()
+    # The events so far are all that is left of a question that ends in an error: kept as its trace.
+    events: list[Any] = []
     with setup.assign(question) as assignment:
-        result, error, unavailable = _ask(assignment.strategy, query, RunOptions(sampling=sampling, cancel=stop))
+        options = RunOptions(sampling=sampling, cancel=stop, on_event=events.append)
+        result, error, unavailable = _ask(assignment.strategy, query, options)
         kg = assignment.kg
         evidence = None if result is None else assess_evidence(question.triples, question.entities, result, kg)
         grounding = None if result is None else check_grounding(result, kg)
@@ -234,9 +239,14 @@ def _answer(task: Task, setup: QuestionSetup, config: RunConfig, stop: threading
         evidence=evidence,
         grounding=grounding,
         perturbation=assignment.changes if setup.perturbation is not Perturbation.NONE else None,
-        trace=None if result is None else result.model_dump(mode="json")["trace"],
+        trace=_partial_trace(events) if result is None else result.model_dump(mode="json")["trace"],
     )
     return _Outcome(record, unavailable)
+
+
+def _partial_trace(events: list[Any]) -> dict[str, Any]:
+    """What a failed question did before its error: the events its strategy emitted, as in a full trace."""
+    return {"events": [event.model_dump(mode="json") if isinstance(event, BaseModel) else event for event in events]}
 
 
 def _ask(strategy: Strategy, query: Query, options: RunOptions) -> tuple[Result | None, str | None, bool]:

@@ -16,6 +16,8 @@ from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, S
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.grammar import grammar_for
 
+_SHOWN_CHARS = 120  # of a cut-off reply, in its error: enough to see which field ran long
+
 
 class LlamaCppModel:
     """ChatModel running one llama.cpp model in this process (the bundled SmolLM2 when no path is given).
@@ -115,7 +117,8 @@ class LlamaCppModel:
             if finish_reason == "length":
                 raise ModelError(
                     f"{self.name}: the {output.__name__} JSON was cut off at max_tokens={sampling.max_tokens} "
-                    f"({len(raw)} characters so far); raise Sampling.max_tokens or bound the schema's strings and lists"
+                    f"({len(raw)} characters so far, starting {raw[:_SHOWN_CHARS]!r}); raise Sampling.max_tokens"
+                    " or bound the schema's strings and lists"
                 ) from error
             # Grammars cannot express every JSON-schema constraint (e.g. custom validators).
             raise ModelError(f"{self.name}: the reply does not validate as {output.__name__}: {error}") from error
