@@ -27,18 +27,21 @@ def texts(records: list[TripleRecord]) -> list[str]:
 def test_two_cited_latitudes_are_ordered_as_numbers_not_as_text():
     lines = computed_lines([record("T1", "Swindon", "latitude", "51.5580"), record("T2", "Bristol", "latitude", "51.4552")])
     assert [line.text for line in lines] == [
-        "(Swindon, latitude, 51.5580) and (Bristol, latitude, 51.4552): 51.5580 is greater than 51.4552."
+        "Largest latitude cited: Swindon (51.5580); smallest: Bristol (51.4552).",
+        "(Swindon, latitude, 51.5580) and (Bristol, latitude, 51.4552): 51.5580 is greater than 51.4552.",
     ]
-    assert lines[0].keys == ["T1", "T2"]
+    assert lines[0].keys == lines[1].keys == ["T1", "T2"]
 
 
 def test_negative_numbers_and_thousands_separators_compare_by_value():
     assert texts([record("T1", "Viña del Mar", "latitude", "-33.0246"), record("T2", "Rancagua", "latitude", "-34.1691")]) == [
-        "(Viña del Mar, latitude, -33.0246) and (Rancagua, latitude, -34.1691): -33.0246 is greater than -34.1691."
+        "Largest latitude cited: Viña del Mar (-33.0246); smallest: Rancagua (-34.1691).",
+        "(Viña del Mar, latitude, -33.0246) and (Rancagua, latitude, -34.1691): -33.0246 is greater than -34.1691.",
     ]
-    assert texts([record("T1", "A", "population", "9,000"), record("T2", "B", "population", "10000")])[0].endswith(
-        "9,000 is less than 10000."
-    )
+    assert texts([record("T1", "A", "population", "9,000"), record("T2", "B", "population", "10000")]) == [
+        "Largest population cited: B (10000); smallest: A (9,000).",
+        "(A, population, 9,000) and (B, population, 10000): 9,000 is less than 10000.",
+    ]
 
 
 def test_dates_are_ordered_across_relations_but_numbers_only_within_one():
@@ -51,7 +54,8 @@ def test_dates_are_ordered_across_relations_but_numbers_only_within_one():
 
 
 def test_equal_values_and_dates_of_different_precision():
-    assert texts([record("T1", "A", "area", "12"), record("T2", "B", "area", "12.0")])[0].endswith("12 equals 12.0.")
+    # All the same: no largest or smallest, only the ordering.
+    assert texts([record("T1", "A", "area", "12"), record("T2", "B", "area", "12.0")]) == ["(A, area, 12) and (B, area, 12.0): 12 equals 12.0."]
     assert texts([record("T1", "A", "born", "1867"), record("T2", "B", "born", "7 November 1867")])[0].endswith(
         "1867 is the same date as 7 November 1867."
     )
@@ -77,6 +81,23 @@ def test_a_single_value_of_a_single_subject_is_not_counted_and_incoming_edges_co
     assert texts([record("T1", "France", "capital", "Paris")]) == []
     children = [record("T1", "Irène", "child of", "Marie Curie", incoming=True), record("T2", "Ève", "child of", "Marie Curie", incoming=True)]
     assert texts(children) == ["(?, child of, Marie Curie): 2 facts cited."]
+
+
+def test_the_largest_and_smallest_of_several_subjects_come_first_with_ties_named_together():
+    cited = [
+        record("T1", "Eritrea", "shares border with", "Sudan"),
+        record("T2", "Djibouti", "area", "23000"),
+        record("T3", "Ethiopia", "area", "1127127"),
+        record("T4", "Sudan", "area", "1861484"),
+        record("T5", "Chad", "area", "23000.0"),
+    ]
+    lines = computed_lines(cited)
+    assert lines[0].text == "Largest area cited: Sudan (1861484); smallest: Djibouti (23000), Chad (23000.0)."
+    assert lines[0].keys == ["T2", "T3", "T4", "T5"]
+    dates = [record("T1", "Marie Curie", "date of birth", "7 November 1867"), record("T2", "Pierre Curie", "date of birth", "15 May 1859")]
+    assert texts(dates)[0] == "Earliest date of birth cited: Pierre Curie (15 May 1859); latest: Marie Curie (7 November 1867)."
+    # One subject's values, or numbers and dates mixed, have no extremes to name.
+    assert not any(text.startswith("Largest") for text in texts([record("T1", "A", "area", "1"), record("T2", "A", "area", "2")]))
 
 
 def test_the_lines_are_capped():
@@ -119,9 +140,12 @@ def run(compare_values: bool) -> tuple[ScriptedModel, FinalAnswer]:
 def test_with_the_setting_the_answer_prompt_states_the_computed_order_and_the_trace_keeps_it():
     model, final = run(compare_values=True)
     prompt = model.calls[-1].messages[-1].content
-    expected = "(Pierre Curie, date of birth, 15 May 1859) and (Marie Curie, date of birth, 7 November 1867): 15 May 1859 is before 7 November 1867."
-    assert f"Computed exactly from the cited facts:\n- {expected}" in prompt
-    assert [(line.text, line.keys) for line in final.computed] == [(expected, ["T1", "T2"])]
+    expected = [
+        "Earliest date of birth cited: Pierre Curie (15 May 1859); latest: Marie Curie (7 November 1867).",
+        "(Pierre Curie, date of birth, 15 May 1859) and (Marie Curie, date of birth, 7 November 1867): 15 May 1859 is before 7 November 1867.",
+    ]
+    assert "Computed exactly from the cited facts:\n" + "\n".join(f"- {line}" for line in expected) in prompt
+    assert [(line.text, line.keys) for line in final.computed] == [(line, ["T1", "T2"]) for line in expected]
     # Only the answer step sees it: the exploration prompts are those of the paper's loop.
     assert all("Computed" not in call.messages[-1].content for call in model.calls[:-1])
 

@@ -3,10 +3,11 @@
 
 A small model cites "(Swindon, latitude, 51.5580)" and "(Bristol, latitude, 51.4552)" and then writes
 "51.5580 is less than 51.4552". Ordering two numbers or dates, or counting facts, is arithmetic, not
-commonsense to guess at, so with the setting on the answer prompt states it: for every two cited
-facts whose values are numbers of the same relation, or dates, which is larger or earlier; and how
-many values of a relation were cited for each subject, compared across subjects. Each line names the
-cited facts it rests on, so it adds nothing the graph does not say.
+commonsense to guess at, so with the setting on the answer prompt states it: which subject has the
+largest and the smallest cited value of a relation (or the earliest and latest date); for every two
+cited facts whose values are numbers of the same relation, or dates, which is larger or earlier; and
+how many values of a relation were cited for each subject, compared across subjects. Each line names
+the cited facts it rests on, so it adds nothing the graph does not say.
 """
 
 from __future__ import annotations
@@ -32,8 +33,41 @@ class Computed(BaseModel):
 
 
 def computed_lines(cited: Sequence[TripleRecord]) -> list[Computed]:
-    """Orderings of cited numbers and dates, then counts of cited values, at most MAX_LINES in all."""
-    return [*_orderings(cited), *_counts(cited)][:MAX_LINES]
+    """Extremes and orderings of cited numbers and dates, then counts of cited values, at most MAX_LINES in all."""
+    return [*_extremes(cited), *_orderings(cited), *_counts(cited)][:MAX_LINES]
+
+
+def _extremes(cited: Sequence[TripleRecord]) -> list[Computed]:
+    """One line per relation whose cited values, of two subjects or more, are all numbers or all dates:
+    the subjects holding the largest and the smallest (the earliest and the latest). A question that asks
+    which is larger, or for the largest of several, is answered by a name the line gives."""
+    groups: dict[str, list[TripleRecord]] = {}
+    for record in cited:
+        if not record.incoming and (as_number(record.tail) is not None or as_date(record.tail) is not None):
+            groups.setdefault(record.relation, []).append(record)
+    lines = []
+    for relation, records in groups.items():
+        if len({record.head for record in records}) < 2:
+            continue
+        numbers = all(as_number(record.tail) is not None for record in records)
+        if not numbers and not all(as_date(record.tail) is not None for record in records):
+            continue
+        low = [r for r in records if not any(compare(other.tail, "<", r.tail) for other in records)]
+        high = [r for r in records if not any(compare(other.tail, ">", r.tail) for other in records)]
+        if len(high) == len(records):  # all the same: the orderings say so
+            continue
+        named = one_line(relation)
+        text = (
+            f"Largest {named} cited: {_holders(high)}; smallest: {_holders(low)}."
+            if numbers
+            else f"Earliest {named} cited: {_holders(low)}; latest: {_holders(high)}."
+        )
+        lines.append(Computed(text=text, keys=_keys(records)))
+    return lines
+
+
+def _holders(records: Sequence[TripleRecord]) -> str:
+    return ", ".join(f"{one_line(record.head)} ({one_line(record.tail)})" for record in records)
 
 
 def _orderings(cited: Sequence[TripleRecord]) -> list[Computed]:
