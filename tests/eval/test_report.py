@@ -76,6 +76,28 @@ def test_files_of_different_systems_make_separate_rows(tmp_path: Path) -> None:
     assert [s.label for s in build_report([a, b])] == ["ark · m · free", "cot · m"]
 
 
+def test_same_named_models_of_other_weights_or_settings_are_separate_systems_told_apart(tmp_path: Path) -> None:
+    base = CONFIG.model_copy(update={
+        "model": "llamacpp:m+adapter.gguf", "settings": {"mode": "free", "compare_values": False},
+        "model_identity": "llamacpp:sha256:" + "a" * 64 + "+lora:sha256:" + "1" * 64,
+    })  # fmt: skip
+    other = base.model_copy(update={"model_identity": "llamacpp:sha256:" + "a" * 64 + "+lora:sha256:" + "2" * 64})
+    computed = other.model_copy(update={"settings": {"mode": "free", "compare_values": True}})
+    files = [
+        write_results(tmp_path / "a.jsonl", base, [{"S1": True}]),
+        write_results(tmp_path / "b.jsonl", other, [{"S1": False}]),
+        write_results(tmp_path / "c.jsonl", computed, [{"S1": True}]),
+        write_results(tmp_path / "d.jsonl", base, [{"S2": False}]),  # the other half of a.jsonl's run
+    ]
+    systems = build_report(files)
+    assert [s.label for s in systems] == [
+        "ark · llamacpp:m+adapter.gguf · free · compare_values=False · model 11111111",
+        "ark · llamacpp:m+adapter.gguf · free · compare_values=False · model 22222222",
+        "ark · llamacpp:m+adapter.gguf · free · compare_values=True · model 22222222",
+    ]
+    assert [s.scores.questions for s in systems] == [2, 1, 1]
+
+
 def test_calls_answered_by_the_response_cache_count_as_calls(tmp_path: Path) -> None:
     path = write_results(tmp_path / "a.jsonl", CONFIG.model_copy(update={"temperature": 0.0}), [{"S1": True}])
     lines = path.read_text(encoding="utf-8").splitlines()

@@ -6,6 +6,8 @@ in every run of a system are scored, so that runs stay comparable; the rest are 
 
 from __future__ import annotations
 
+import json
+import re
 import statistics
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -72,17 +74,47 @@ def system_label(config: RunConfig) -> str:
 
 
 def build_report(paths: Iterable[Path]) -> list[SystemReport]:
-    """One SystemReport per system found in the files (files of the same system are merged)."""
+    """One SystemReport per system found in the files (files of the same system are merged).
+
+    A system is the label's parts plus the model's identity (two adapters both named adapter.gguf are
+    two systems) and every setting (compare_values on and off are two systems); where such systems share
+    a label, what tells them apart is added to it."""
     groups: dict[tuple, tuple[RunConfig, dict[tuple[str, int], Record]]] = {}
     for path in paths:
         results = read_results(path)
         config = results.config
-        key = (system_label(config), config.temperature, config.dataset_sha256)
+        settings = json.dumps(config.settings, sort_keys=True, default=str)
+        key = (system_label(config), config.model_identity or config.model, settings, config.temperature, config.dataset_sha256)
         groups.setdefault(key, (config, {}))[1].update(results.latest())
-    return [_system(config, records) for config, records in groups.values() if records]
+    kept = [(config, records) for config, records in groups.values() if records]
+    labels = _distinct_labels([config for config, _ in kept])
+    return [_system(config, records, label) for (config, records), label in zip(kept, labels)]
 
 
-def _system(config: RunConfig, records: dict[tuple[str, int], Record]) -> SystemReport:
+def _distinct_labels(configs: list[RunConfig]) -> list[str]:
+    """system_label, plus the settings and model identity that differ among systems of the same label."""
+    labels = [system_label(config) for config in configs]
+    distinct = []
+    for label, config in zip(labels, configs):
+        alike = [other for other, other_label in zip(configs, labels) if other_label == label]
+        extra = [
+            f"{key}={config.settings.get(key)}"
+            for key in sorted({key for other in alike for key in other.settings})
+            if len({json.dumps(other.settings.get(key), sort_keys=True, default=str) for other in alike}) > 1
+        ]
+        if len({other.model_identity for other in alike}) > 1:
+            extra.append(f"model {_short_identity(config.model_identity)}")
+        distinct.append(" · ".join([label, *extra]))
+    return distinct
+
+
+def _short_identity(identity: str) -> str:
+    """The last digest of a model identity, shortened: an adapter's when there is one."""
+    digests = re.findall(r"[0-9a-f]{64}", identity)
+    return digests[-1][:8] if digests else identity or "unrecorded"
+
+
+def _system(config: RunConfig, records: dict[tuple[str, int], Record], label: str) -> SystemReport:
     by_run: dict[int, dict[str, Record]] = defaultdict(dict)
     for (question_id, run), record in records.items():
         by_run[run][question_id] = record
@@ -103,7 +135,7 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record]) -> System
     if failed:
         notes.append(f"{failed} answer(s) failed with an error and count as None")
     return SystemReport(
-        label=system_label(config),
+        label=label,
         config=config,
         scores=scores,
         reliabilities=[reliability([a[qid] for a in answers]) for qid in sorted(common)] if len(runs) > 1 else [],
