@@ -4,7 +4,7 @@ The report's breakdown is by template and hop count; this adds what the tuning t
 yes/no questions against open ones (entities or a number), and the five question kinds. Also calls and
 tokens per question, and the share of questions answered. Every results file must be over the same
 question set (e.g. `arkg eval --dataset geo-questions.jsonl --db geo.db --limit 100`); files of the same
-system (strategy, model, settings) are merged, as `arkg report` does.
+system (strategy, model and its weights, settings) are merged, as `arkg report` does.
 
     python bench/geo_accuracy.py --questions runs/geo-questions.jsonl runs/geo-*.jsonl
 """
@@ -17,8 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from arkg.datasets.geo import read_questions
-from arkg.eval.report import system_label
-from arkg.eval.results import read_results
+from arkg.eval.report import build_report
 
 
 def main() -> None:
@@ -29,14 +28,11 @@ def main() -> None:
     questions = {question.id: question for question in read_questions(args.questions)}
     columns: list[str] = []
     table: dict[str, dict[str, str]] = defaultdict(dict)
-    records_by_label: dict[str, dict] = defaultdict(dict)
-    for path in args.results:  # files of the same system (e.g. parts run side by side) are merged
-        results = read_results(path)
-        records_by_label[system_label(results.config)].update(results.latest())
-    headers = column_headers(list(records_by_label))
-    for full_label, latest in records_by_label.items():
-        label = headers[full_label]
-        records = [record for record in latest.values() if record.run == 0]
+    systems = build_report(args.results)  # files of the same system (e.g. parts run side by side) are merged
+    headers = column_headers([system.label for system in systems])
+    for system in systems:
+        label = headers[system.label]
+        records = [record for (_, run), record in system.records.items() if run == 0]
         columns.append(label)
         groups: dict[str, list[bool]] = defaultdict(list)
         for record in records:
@@ -58,11 +54,11 @@ def main() -> None:
 
 
 def column_headers(labels: list[str]) -> dict[str, str]:
-    """Column names: the strategy, and the model too when the files are of more than one model (e.g. a
-    tuned adapter beside the base model). A system label reads "strategy · model · ..."."""
+    """Column names: the parts of the system labels ("strategy · model · mode · ...") that differ
+    between the systems shown, or the strategy alone when they differ in nothing else."""
     parts = {label: label.split(" · ") for label in labels}
-    several_models = len({p[1] for p in parts.values()}) > 1
-    return {label: " · ".join(p[:2]) if several_models else p[0] for label, p in parts.items()}
+    shared = set.intersection(*(set(p) for p in parts.values())) if parts else set()
+    return {label: " · ".join(part for part in p if part not in shared) or p[0] for label, p in parts.items()}
 
 
 if __name__ == "__main__":
