@@ -9,6 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from serve_helpers import SAMPLE_QUESTION, curie_model, read_events
 
+from arkg.llm.scripted import ScriptedModel
 from arkg.server import Limits, ServerConfig, create_app
 from arkg.server.assets import vis_network_folder
 from arkg.server.steps import edge_id
@@ -41,6 +42,29 @@ def wait_for(condition, seconds: float = 10) -> None:
         time.sleep(0.01)
 
 
+def curie_dates_model() -> ScriptedModel:
+    """ARK reads both Curies' dates of birth, one step each, and answers yes."""
+    return ScriptedModel.from_replies(
+        [
+            "Pierre Curie", "date of birth", {"cited_keys": ["T1"], "implication": "Born 15 May 1859.", "continue_exploring": True},
+            "Marie Curie", "date of birth", {"cited_keys": ["T2"], "implication": "Born 7 November 1867.", "continue_exploring": False},
+            {"explanation": "15 May 1859 is before 7 November 1867.", "answer": "yes"},
+        ]
+    )  # fmt: skip
+
+
+def test_the_result_shows_the_lines_computed_for_the_answer_when_the_setting_is_on():
+    with make_client(model=curie_dates_model()) as client:
+        run = ask(client, "Was Pierre Curie born before Marie Curie?", settings={"compare_values": True})
+        with client.stream("GET", run["events"]) as response:
+            _, end = read_events(response)[-1]
+    assert end["result"]["answer"] is True
+    assert end["result"]["computed"] == [
+        "Earliest date of birth cited: Pierre Curie (15 May 1859); latest: Marie Curie (7 November 1867).",
+        "(Pierre Curie, date of birth, 15 May 1859) and (Marie Curie, date of birth, 7 November 1867): 15 May 1859 is before 7 November 1867.",
+    ]
+
+
 def test_ask_streams_each_event_then_the_result_with_its_trace(client):
     run = ask(client)
     assert run["state"] in ("queued", "running") and run["strategy"] == "ark"
@@ -54,6 +78,7 @@ def test_ask_streams_each_event_then_the_result_with_its_trace(client):
     assert end_kind == "end" and end["state"] == "done" and end["result"]["answer"] is True
     warsaw = {"head": "Marie Curie", "relation": "place of birth", "tail": "Warsaw", "props": {}}
     assert [(t["head"], t["relation"], t["tail"]) for t in end["result"]["cited"]] == [("Marie Curie", "place of birth", "Warsaw")]
+    assert end["result"]["computed"] == []  # compare_values is off by default
 
     finished = client.get(run["result_url"]).json()
     assert finished["state"] == "done" and finished["steps"] == 7

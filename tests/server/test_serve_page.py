@@ -132,6 +132,22 @@ def test_the_page_asks_and_draws_the_explored_graph_step_by_step(browser, tmp_pa
         assert browser.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
 
 
+def test_the_lines_computed_for_the_answer_are_listed_under_the_cited_facts(browser):
+    replies = [
+        "Pierre Curie", "date of birth", {"cited_keys": ["T1"], "implication": "Born 15 May 1859.", "continue_exploring": True},
+        "Marie Curie", "date of birth", {"cited_keys": ["T2"], "implication": "Born 7 November 1867.", "continue_exploring": False},
+        {"explanation": "15 May 1859 is before 7 November 1867.", "answer": "yes"},
+    ]  # fmt: skip
+    with live_server(create_app(Session(model=ScriptedModel.from_replies(replies)), ServerConfig())) as server:
+        open_page(browser, server.url)
+        assert not browser.find_element(By.ID, "computed-panel").is_displayed()
+        browser.find_element(By.ID, "settings").send_keys('{"compare_values": true}')
+        ask(browser, "Was Pierre Curie born before Marie Curie?")
+        computed = [item.text for item in browser.find_elements(By.CSS_SELECTOR, "#computed li")]
+        assert computed[0] == "Earliest date of birth cited: Pierre Curie (15 May 1859); latest: Marie Curie (7 November 1867)."
+        assert len(computed) == 2 and browser.find_element(By.ID, "computed-panel").is_displayed()
+
+
 def test_kg_text_is_shown_as_text_and_never_runs(browser, tmp_path):
     store = tmp_path / "xss.db"
     with SQLiteGraph(store) as graph:

@@ -37,7 +37,7 @@ def saved(tmp_path):
                 Record(
                     question_id="q1", run=run, seed=run, strategy="ark", model="scripted", settings={}, answer=True,
                     gold=correct, correct=correct, reasoning_strategies=[], explanation=result.explanation,
-                    usage=result.usage, elapsed_s=0.1, trace=result.trace.model_dump(mode="json"),
+                    usage=result.usage, elapsed_s=0.1, stop_reason=result.stop_reason, trace=result.trace.model_dump(mode="json"),
                 )
             )
     (tmp_path / "secret.json").write_text(result.model_dump_json())
@@ -78,6 +78,7 @@ def test_a_results_file_replays_any_of_its_records(client):
     assert (replay["question_id"], replay["run"], replay["gold"], replay["correct"]) == ("q1", 2, False, False)
     assert replay["result"]["question"] == SAMPLE_QUESTION and len(replay["steps"]) == 7
     assert [t["tail"] for t in replay["result"]["cited"]] == ["Warsaw"]
+    assert replay["result"]["stop_reason"] == "the model stopped exploring"
     missing = client.get("/api/traces/replay", params={"name": "eval/run.jsonl", "index": 2})
     assert missing.status_code == 404 and "holds 2 records" in missing.json()["error"]
 

@@ -145,8 +145,9 @@ def _replay_record(saved: ResultsFile, record: Record, name: str, index: int) ->
         "claim": trace.get("claim", False),
         "answer": record.answer,
         "explanation": record.explanation,
-        "stop_reason": record.error or "",
+        "stop_reason": record.error or record.stop_reason or "",
         "cited_triples": trace.get("cited_triples") or [],
+        "trace": trace,
         "usage": record.usage.model_dump(mode="json"),
     }
     extra = {"question_id": record.question_id, "run": record.run, "gold": record.gold, "correct": record.correct}

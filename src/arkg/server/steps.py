@@ -84,8 +84,21 @@ def result_view(result: Mapping[str, Any]) -> dict[str, Any]:
         "explanation": result.get("explanation", ""),
         "stop_reason": result.get("stop_reason", ""),
         "cited": cited,
+        "computed": _computed(result.get("trace")),
         "usage": result.get("usage") or {},
     }
+
+
+def _computed(trace: Any) -> list[str]:
+    """The lines computed from the cited facts that the final answer step was shown (ARK's compare_values)."""
+    events = trace.get("events") if isinstance(trace, Mapping) else None
+    return [
+        str(line.get("text", ""))
+        for event in events or []
+        if isinstance(event, Mapping) and event.get("kind") == "answer"
+        for line in event.get("computed") or []
+        if isinstance(line, Mapping)
+    ]
 
 
 def typed_event(data: Mapping[str, Any]) -> Any:

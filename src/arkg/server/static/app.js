@@ -199,6 +199,9 @@ function showResult(result, note) {
   $("explanation").textContent = result.explanation || "";
   $("stop-reason").textContent = [result.stop_reason ? `stopped because ${result.stop_reason}` : "", note || ""].filter(Boolean).join(" · ");
   $("cited").replaceChildren(...result.cited.map((triple) => text("li", tripleText(triple))));
+  const computed = result.computed || [];
+  $("computed").replaceChildren(...computed.map((line) => text("li", line)));
+  $("computed-panel").hidden = computed.length === 0;
   for (const triple of result.cited) {
     ensureEdge(triple);
     cite(triple.id);
