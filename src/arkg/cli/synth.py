@@ -48,7 +48,7 @@ def synth(
     variant: Annotated[list[Variant] | None, typer.Option("--variant", help="Gold chains, contradicting or unsettling facts (repeat); default all.")] = None,
     plan: Annotated[bool, typer.Option("--plan", help='End each ARK implication with the next step ("Next: Serbia, continent.") or "Enough to answer.".')] = False,
     retries: Annotated[bool, typer.Option("--retries", help="Also teach free-mode ARK what to do after a rejected anchor or relation: pairs whose prompt holds a wrong reply and the agent's feedback.")] = False,
-    compare_values: Annotated[bool, typer.Option("--compare-values", help="ARK answer prompts show computed orderings and counts of the cited facts (ARK's compare_values setting).")] = False,
+    compare_values: Annotated[bool, typer.Option("--compare-values", help="ARK answer prompts show computed extremes, orderings and counts of the cited facts (ARK's compare_values setting).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUT, and start over an unfinished run of other settings.")] = False,
 ) -> None:
     """Turn gold reasoning chains into KG-Agent programs and supervised fine-tuning pairs.

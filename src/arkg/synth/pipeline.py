@@ -216,13 +216,12 @@ class _ChainRun:
         if strategy not in case.strategies:
             return
         if strategy == ARK:
-            plan = self.options.plan
+            teacher = partial(ArkTeacher, case.route, case.reader, self.chain.yes_no, plan=self.options.plan)
             for mode in self.options.modes:
                 settings = self.options.ark.model_copy(update={"mode": mode})
-                self.attempt(strategy, mode.value, case, settings, lambda: ArkTeacher(case.route, case.reader, self.chain.yes_no, plan=plan))
+                self.attempt(strategy, mode.value, case, settings, teacher)
                 if self.options.retries and mode is SelectionMode.FREE and case.variant is Variant.GOLD:
-                    retrying = partial(ArkTeacher, case.route, case.reader, self.chain.yes_no, plan=plan, retries=True)
-                    self.attempt(strategy, mode.value, case, settings, retrying, retries=True)
+                    self.attempt(strategy, mode.value, case, settings, partial(teacher, retries=True), retries=True)
         elif strategy == KAPING:
             self.attempt(strategy, ANY_MODE, case, self.options.kaping, lambda: KapingTeacher(case.reader, self.chain.yes_no))
         elif strategy == KG_AGENT:

@@ -19,6 +19,6 @@ class ArkSettings(BaseModel):
     max_anchor_candidates: int = Field(8, ge=1, description="anchor options offered in constrained mode")
     compare_values: bool = Field(
         False,
-        description="show the final answer step computed orderings of cited numbers and dates and counts"
-        " of cited facts (an arkg extension; the paper leaves comparing to the model)",
+        description="show the final answer step the largest and smallest cited numbers and dates, their"
+        " orderings and counts of cited facts (an arkg extension; the paper leaves comparing to the model)",
     )
