@@ -55,7 +55,6 @@ class ArkTeacher:
     retries: bool = False  # free mode: a wrong anchor or relation first, then the gold one
     offered: list[str] = field(default_factory=list)  # relations offered for the current anchor
     explored: list[str] = field(default_factory=list)  # ... and those it followed in earlier steps
-    mistaken: set[tuple[int, str]] = field(default_factory=set)  # (step, decision) of mistakes made
     retrying: str = ""  # the decision whose mistake the agent is expected to have rejected
 
     def observe(self, event: Any) -> None:
@@ -102,13 +101,12 @@ class ArkTeacher:
         return reply
 
     def _mistake_due(self, decision: str) -> bool:
-        if not self.retries or (self.position, decision) in self.mistaken:
+        # Not on the call that follows a mistake: that one is the retry.
+        if not self.retries or self.retrying:
             return False
         return decision == "relation" or self.position % 2 == 0
 
     def _mistake(self, decision: str, reply: Reply) -> Reply:
-        self._check_rejected(decision)
-        self.mistaken.add((self.position, decision))
         self.retrying = decision
         self.decisions.append(MISTAKE)
         return reply
@@ -167,7 +165,7 @@ class ArkTeacher:
 
 def misspelt(name: str) -> str:
     """The name with the two letters nearest its middle swapped, as a model copying it wrongly writes
-    it ("Bristol" -> "Britsol"); a name without two such letters gets its last letter twice."""
+    it ("Bristol" -> "Brsitol"); a name without two such letters gets its last letter twice."""
     middle = len(name) // 2
     for at in sorted(range(1, len(name)), key=lambda index: abs(index - middle)):
         before, here = name[at - 1], name[at]
