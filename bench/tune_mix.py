@@ -3,14 +3,16 @@
 `arkg tune --max-examples` samples the whole file evenly; a mix sets the share of each decision
 instead, e.g. to give the reasoning step (where the stop is decided) more room than the anchor and
 relation choices, which a tuned model learns first. Each --take names a decision, optionally a
-variant (answers: gold, contradicting, unsettled) and a mode, and how many pairs to draw from it;
-the takes draw in order, without replacement, so a pair drawn by one take is not in a later one's group.
-Several files pool their pairs (e.g. one `arkg synth` run per mode). Beside the mix goes its provenance
+variant (answers: gold, contradicting, unsettled), a mode and the question templates it comes from
+(a geography question's id begins with its template, e.g. `born_in_country-83d99702ba`), and how
+many pairs to draw from it; the takes draw in order, without replacement, so a pair drawn by one take
+is not in a later one's group. Several files pool their pairs (e.g. one `arkg synth` run per mode). Beside the mix goes its provenance
 (OUT.meta.json: each source's digest and `arkg synth` provenance, the takes, the seed), which `arkg tune`
 copies into the adapter's sidecar.
 
     python bench/tune_mix.py runs/pairs.jsonl --out runs/mix.jsonl --seed 0 \\
-        --take reasoning@constrained=540 --take answer/gold=90 --take answer/contradicting=60
+        --take reasoning@constrained=540 --take answer/gold=90 --take answer/contradicting=60 \\
+        --take reasoning@free:born_in_country,birth_country_of=24
 """
 
 from __future__ import annotations
@@ -21,26 +23,52 @@ import random
 import shlex
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from arkg.llm.file_digest import file_sha256
 from arkg.paths import write_atomically
 
 
-def parse_take(text: str) -> tuple[str, str | None, str | None, int]:
-    """'decision[/variant][@mode]=N' -> (decision, variant, mode, N)."""
+TAKE_FORM = "decision[/variant][@mode][:template,...]=N"
+
+
+class Take(NamedTuple):
+    decision: str
+    variant: str | None
+    mode: str | None
+    templates: tuple[str, ...]
+    count: int
+
+    def matches(self, record: dict[str, object]) -> bool:
+        question_id = str(record.get("question_id", ""))
+        return (
+            record.get("decision") == self.decision
+            and (self.variant is None or record.get("variant") == self.variant)
+            and (self.mode is None or record.get("mode") == self.mode)
+            and (not self.templates or any(question_id.startswith(template + "-") for template in self.templates))
+        )
+
+    def __str__(self) -> str:
+        templates = ":" + ",".join(self.templates) if self.templates else ""
+        return f"{self.decision}/{self.variant or '*'}@{self.mode or '*'}{templates}"
+
+
+def parse_take(text: str) -> Take:
+    """'decision[/variant][@mode][:template,...]=N' -> Take."""
     key, _, count = text.rpartition("=")
-    if not key or not count.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r}: expected decision[/variant][@mode]=N")
+    key, _, templates = key.partition(":")
+    if not key or not count.isdigit() or (templates and not all(templates.split(","))):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected {TAKE_FORM}")
     key, _, mode = key.partition("@")
     decision, _, variant = key.partition("/")
-    return decision, variant or None, mode or None, int(count)
+    return Take(decision, variant or None, mode or None, tuple(templates.split(",")) if templates else (), int(count))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("pairs", type=Path, nargs="+", help="arkg synth files")
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--take", type=parse_take, action="append", required=True, help="decision[/variant][@mode]=N")
+    parser.add_argument("--take", type=parse_take, action="append", required=True, help=TAKE_FORM)
     parser.add_argument("--seed", type=int, default=0)
     arguments = parser.parse_args()
     lines = [line for path in arguments.pairs for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
@@ -48,28 +76,22 @@ def main() -> None:
     rng = random.Random(arguments.seed)
     chosen: list[str] = []
     drawn: set[int] = set()
-    for decision, variant, mode, count in arguments.take:
-        group = [
-            index
-            for index, record in enumerate(records)
-            if index not in drawn
-            and record.get("decision") == decision
-            and (variant is None or record.get("variant") == variant)
-            and (mode is None or record.get("mode") == mode)
-        ]
-        if len(group) < count:
-            raise SystemExit(f"{', '.join(map(str, arguments.pairs))}: {len(group)} pairs of {decision}/{variant or '*'}@{mode or '*'}, {count} asked")
-        picked = rng.sample(group, count)
+    for take in arguments.take:
+        group = [index for index, record in enumerate(records) if index not in drawn and take.matches(record)]
+        if len(group) < take.count:
+            raise SystemExit(f"{', '.join(map(str, arguments.pairs))}: {len(group)} pairs of {take}, {take.count} asked")
+        picked = rng.sample(group, take.count)
         drawn.update(picked)
         chosen += [lines[index] for index in picked]
-        print(f"{decision}/{variant or '*'}@{mode or '*'}: {count} of {len(group)}")
+        print(f"{take}: {take.count} of {len(group)}")
     rng.shuffle(chosen)
     meta = {
         "format": "arkg-mix/2",
         "sources": [_provenance(path) for path in arguments.pairs],
         "takes": [
-            {"decision": decision, "variant": variant, "mode": mode, "count": count}
-            for decision, variant, mode, count in arguments.take
+            {"decision": take.decision, "variant": take.variant, "mode": take.mode, "count": take.count}
+            | ({"templates": list(take.templates)} if take.templates else {})
+            for take in arguments.take
         ],
         "seed": arguments.seed,
         "command": shlex.join(["python", "bench/tune_mix.py", *sys.argv[1:]]),

@@ -53,7 +53,7 @@ def test_asking_more_than_a_group_holds_is_refused_and_writes_nothing(tmp_path: 
     assert refused.returncode != 0 and "3 pairs of reasoning/*@free, 5 asked" in refused.stderr
     assert not (tmp_path / "mix.jsonl").exists() and not (tmp_path / "mix.jsonl.meta.json").exists()
     malformed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning")
-    assert malformed.returncode == 2 and "expected decision[/variant][@mode]=N" in malformed.stderr
+    assert malformed.returncode == 2 and "expected decision[/variant][@mode][:template,...]=N" in malformed.stderr
 
 
 def test_several_files_pool_their_pairs_and_each_is_in_the_provenance(tmp_path: Path) -> None:
@@ -69,3 +69,26 @@ def test_several_files_pool_their_pairs_and_each_is_in_the_provenance(tmp_path: 
     assert Counter((r["decision"], r["mode"]) for r in records) == {("anchor", "free"): 3, ("answer", "any"): 4}
     meta = json.loads((tmp_path / "mix.jsonl.meta.json").read_text(encoding="utf-8"))
     assert [(source["file"], source["synth"]) for source in meta["sources"]] == [("pairs.jsonl", {"split": "train"}), ("free.jsonl", None)]
+
+
+def test_a_take_can_keep_to_question_templates_named_by_the_id_prefix(tmp_path: Path) -> None:
+    pairs = tmp_path / "pairs.jsonl"
+    ids = ["born_in_country-0a", "born_in_country-0b", "birth_country_of-1a", "born_in_city-2a", "born_in_country_x-3a"]
+    pairs.write_text(
+        "".join(json.dumps({"messages": [], "decision": "reasoning", "mode": "free", "question_id": i}) + "\n" for i in ids),
+        encoding="utf-8",
+    )
+    mixed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning@free:born_in_country,birth_country_of=3")
+    assert mixed.returncode == 0, mixed.stderr
+    assert "reasoning/*@free:born_in_country,birth_country_of: 3 of 3" in mixed.stdout
+    drawn = {json.loads(line)["question_id"] for line in (tmp_path / "mix.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert drawn == {"born_in_country-0a", "born_in_country-0b", "birth_country_of-1a"}
+    meta = json.loads((tmp_path / "mix.jsonl.meta.json").read_text(encoding="utf-8"))
+    assert meta["takes"] == [
+        {"decision": "reasoning", "variant": None, "mode": "free", "count": 3, "templates": ["born_in_country", "birth_country_of"]}
+    ]
+    # A template that is only a prefix of another's name does not take the other's pairs.
+    refused = _mix(pairs, "--out", tmp_path / "more.jsonl", "--take", "reasoning:born_in=1")
+    assert refused.returncode != 0 and "0 pairs of reasoning/*@*:born_in, 1 asked" in refused.stderr
+    empty = _mix(pairs, "--out", tmp_path / "more.jsonl", "--take", "reasoning:born_in_city,=1")
+    assert empty.returncode == 2 and "expected decision[/variant][@mode][:template,...]=N" in empty.stderr
