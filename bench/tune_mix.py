@@ -3,16 +3,17 @@
 `arkg tune --max-examples` samples the whole file evenly; a mix sets the share of each decision
 instead, e.g. to give the reasoning step (where the stop is decided) more room than the anchor and
 relation choices, which a tuned model learns first. Each --take names a decision, optionally a
-variant (answers: gold, contradicting, unsettled), a mode and the question templates it comes from
-(a geography question's id begins with its template, e.g. `born_in_country-83d99702ba`), and how
-many pairs to draw from it; the takes draw in order, without replacement, so a pair drawn by one take
-is not in a later one's group. Several files pool their pairs (e.g. one `arkg synth` run per mode). Beside the mix goes its provenance
-(OUT.meta.json: each source's digest and `arkg synth` provenance, the takes, the seed), which `arkg tune`
-copies into the adapter's sidecar.
+variant (answers: gold, contradicting, unsettled), a mode, the question templates it comes from (a
+geography question's id begins with its template, e.g. `born_in_country-83d99702ba`) and a text its
+reply holds (`~Enough to answer.`: the last step of a route), and how many pairs to draw from it. The
+takes draw in order, without replacement, so a pair drawn by one take is not in a later one's group.
+Several files pool their pairs (e.g. one `arkg synth` run per mode). Beside the mix goes its
+provenance (OUT.meta.json: each source's digest and `arkg synth` provenance, the takes, the seed),
+which `arkg tune` copies into the adapter's sidecar.
 
     python bench/tune_mix.py runs/pairs.jsonl --out runs/mix.jsonl --seed 0 \\
         --take reasoning@constrained=540 --take answer/gold=90 --take answer/contradicting=60 \\
-        --take reasoning@free:born_in_country,birth_country_of=24
+        --take reasoning@free:born_in_country,birth_country_of=24 --take 'reasoning@free~Enough to answer.=40'
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from arkg.llm.file_digest import file_sha256
 from arkg.paths import write_atomically
 
 
-TAKE_FORM = "decision[/variant][@mode][:template,...]=N"
+TAKE_FORM = "decision[/variant][@mode][:template,...][~reply text]=N"
 
 
 class Take(NamedTuple):
@@ -37,6 +38,7 @@ class Take(NamedTuple):
     variant: str | None
     mode: str | None
     templates: tuple[str, ...]
+    reply_holds: str | None
     count: int
 
     def matches(self, record: dict[str, object]) -> bool:
@@ -46,22 +48,33 @@ class Take(NamedTuple):
             and (self.variant is None or record.get("variant") == self.variant)
             and (self.mode is None or record.get("mode") == self.mode)
             and (not self.templates or any(question_id.startswith(template + "-") for template in self.templates))
+            and (self.reply_holds is None or self.reply_holds in _reply(record))
         )
 
     def __str__(self) -> str:
         templates = ":" + ",".join(self.templates) if self.templates else ""
-        return f"{self.decision}/{self.variant or '*'}@{self.mode or '*'}{templates}"
+        reply = f"~{self.reply_holds}" if self.reply_holds is not None else ""
+        return f"{self.decision}/{self.variant or '*'}@{self.mode or '*'}{templates}{reply}"
 
 
 def parse_take(text: str) -> Take:
-    """'decision[/variant][@mode][:template,...]=N' -> Take."""
+    """'decision[/variant][@mode][:template,...][~reply text]=N' -> Take."""
     key, _, count = text.rpartition("=")
+    key, tilde, reply_holds = key.partition("~")
     key, _, templates = key.partition(":")
-    if not key or not count.isdigit() or (templates and not all(templates.split(","))):
+    if not key or not count.isdigit() or (templates and not all(templates.split(","))) or (tilde and not reply_holds):
         raise argparse.ArgumentTypeError(f"{text!r}: expected {TAKE_FORM}")
     key, _, mode = key.partition("@")
     decision, _, variant = key.partition("/")
-    return Take(decision, variant or None, mode or None, tuple(templates.split(",")) if templates else (), int(count))
+    return Take(
+        decision, variant or None, mode or None, tuple(templates.split(",")) if templates else (), reply_holds or None, int(count)
+    )
+
+
+def _reply(record: dict[str, object]) -> str:
+    """The pair's target: its last message."""
+    messages = record.get("messages")
+    return str(messages[-1].get("content", "")) if isinstance(messages, list) and messages and isinstance(messages[-1], dict) else ""
 
 
 def main() -> None:
@@ -91,6 +104,7 @@ def main() -> None:
         "takes": [
             {"decision": take.decision, "variant": take.variant, "mode": take.mode, "count": take.count}
             | ({"templates": list(take.templates)} if take.templates else {})
+            | ({"reply_holds": take.reply_holds} if take.reply_holds is not None else {})
             for take in arguments.take
         ],
         "seed": arguments.seed,

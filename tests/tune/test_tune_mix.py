@@ -53,7 +53,7 @@ def test_asking_more_than_a_group_holds_is_refused_and_writes_nothing(tmp_path: 
     assert refused.returncode != 0 and "3 pairs of reasoning/*@free, 5 asked" in refused.stderr
     assert not (tmp_path / "mix.jsonl").exists() and not (tmp_path / "mix.jsonl.meta.json").exists()
     malformed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning")
-    assert malformed.returncode == 2 and "expected decision[/variant][@mode][:template,...]=N" in malformed.stderr
+    assert malformed.returncode == 2 and "expected decision[/variant][@mode][:template,...][~reply text]=N" in malformed.stderr
 
 
 def test_several_files_pool_their_pairs_and_each_is_in_the_provenance(tmp_path: Path) -> None:
@@ -90,5 +90,29 @@ def test_a_take_can_keep_to_question_templates_named_by_the_id_prefix(tmp_path: 
     # A template that is only a prefix of another's name does not take the other's pairs.
     refused = _mix(pairs, "--out", tmp_path / "more.jsonl", "--take", "reasoning:born_in=1")
     assert refused.returncode != 0 and "0 pairs of reasoning/*@*:born_in, 1 asked" in refused.stderr
-    empty = _mix(pairs, "--out", tmp_path / "more.jsonl", "--take", "reasoning:born_in_city,=1")
-    assert empty.returncode == 2 and "expected decision[/variant][@mode][:template,...]=N" in empty.stderr
+    for malformed in ("reasoning:born_in_city,=1", "reasoning~=1"):
+        refused = _mix(pairs, "--out", tmp_path / "more.jsonl", "--take", malformed)
+        assert refused.returncode == 2 and "expected decision[/variant][@mode][:template,...][~reply text]=N" in refused.stderr
+
+
+def test_a_take_can_keep_to_pairs_whose_reply_holds_a_text(tmp_path: Path) -> None:
+    """The last step of a route is the reasoning reply that says it is enough; the text may hold '=' and ':'."""
+    pairs = tmp_path / "pairs.jsonl"
+    replies = {"b-1": "Next: Chad, area.", "b-2": "Enough to answer.", "c-1": "Next: x=1: y.", "c-2": "Enough to answer."}
+    records = [
+        {
+            "messages": [{"role": "user", "content": "Enough to answer."}, {"role": "assistant", "content": reply}],
+            "decision": "reasoning",
+            "mode": "free",
+            "question_id": question_id,
+        }
+        for question_id, reply in replies.items()
+    ]
+    pairs.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    mixed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning:b~Enough to answer.=1", "--take", "reasoning~x=1: y=1")
+    assert mixed.returncode == 0, mixed.stderr
+    assert "reasoning/*@*:b~Enough to answer.: 1 of 1" in mixed.stdout and "reasoning/*@*~x=1: y: 1 of 1" in mixed.stdout
+    drawn = {json.loads(line)["question_id"] for line in (tmp_path / "mix.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert drawn == {"b-2", "c-1"}
+    meta = json.loads((tmp_path / "mix.jsonl.meta.json").read_text(encoding="utf-8"))
+    assert meta["takes"][0]["reply_holds"] == "Enough to answer." and meta["takes"][1]["reply_holds"] == "x=1: y"
