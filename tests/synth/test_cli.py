@@ -78,6 +78,21 @@ def test_retries_write_free_mode_retry_pairs_and_say_so_in_the_provenance(tmp_pa
     assert "| ark | relation-retry | free |" in result.output
 
 
+def test_edges_both_lets_routes_follow_an_edge_into_an_entity(small_geo: tuple[Path, Path], tmp_path: Path) -> None:
+    db, questions = small_geo
+    replies = {}
+    for edges in ("out", "both"):
+        out = tmp_path / f"pairs-{edges}.jsonl"
+        result = _invoke("--out", str(out), "--geo-db", str(db), "--geo-questions", str(questions), "--split", "all", "--strategy", "ark", "--variant", "gold", "--edges", edges)
+        assert result.exit_code == 0, result.output
+        meta = json.loads((tmp_path / f"pairs-{edges}.jsonl.meta.json").read_text(encoding="utf-8"))
+        assert meta["options"]["ark"]["edges"] == meta["options"]["kaping"]["edges"] == edges
+        pairs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        replies[edges] = {p["messages"][-1]["content"] for p in pairs if p["decision"] == "relation" and p["mode"] == "constrained" and p["question_id"].startswith("country_with_capital-")}
+    # "Which country has Paris as its capital?" is read along (France, capital, Paris) backwards.
+    assert replies["out"] == set() and replies["both"] == {"capital (incoming)"}
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

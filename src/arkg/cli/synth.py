@@ -14,7 +14,8 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from arkg.agents.ark import ArkSettings
-from arkg.agents.modes import SelectionMode
+from arkg.agents.kaping import KapingSettings
+from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.cli.errors import user_errors
 from arkg.cli.tables import print_table
 from arkg.errors import ArkgError
@@ -49,6 +50,7 @@ def synth(
     plan: Annotated[bool, typer.Option("--plan", help='End each ARK implication with the next step ("Next: Serbia, continent.") or "Enough to answer.".')] = False,
     retries: Annotated[bool, typer.Option("--retries", help="Also teach free-mode ARK what to do after a rejected anchor or relation: pairs whose prompt holds a wrong reply and the agent's feedback.")] = False,
     compare_values: Annotated[bool, typer.Option("--compare-values", help="ARK answer prompts show computed extremes, orderings and counts of the cited facts (ARK's compare_values setting).")] = False,
+    edges: Annotated[EdgeSet, typer.Option("--edges", help="Edges ARK and KAPING explore: outgoing only (the paper), or both directions, which lets routes follow an edge into an entity (the cities of a country).")] = EdgeSet.OUT,
     force: Annotated[bool, typer.Option("--force", help="Overwrite OUT, and start over an unfinished run of other settings.")] = False,
 ) -> None:
     """Turn gold reasoning chains into KG-Agent programs and supervised fine-tuning pairs.
@@ -72,7 +74,8 @@ def synth(
             seed=seed,
             plan=plan,
             retries=retries,
-            ark=ArkSettings(compare_values=compare_values),
+            ark=ArkSettings(compare_values=compare_values, edges=edges),
+            kaping=KapingSettings(edges=edges),
         )
         with ExitStack() as stack:
             sources: list[Source] = []
