@@ -9,7 +9,7 @@ from arkg.agents.ark import ArkAgent
 from arkg.agents.ark.computed import MAX_LINES, computed_lines
 from arkg.agents.ark.settings import ArkSettings
 from arkg.agents.ark.trace import FinalAnswer
-from arkg.agents.modes import SelectionMode
+from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.trace import TripleRecord
 from arkg.graph.model import Triple
 from arkg.graph.sqlite_store import SQLiteGraph
@@ -154,3 +154,23 @@ def test_without_the_setting_the_answer_prompt_is_the_papers():
     model, final = run(compare_values=False)
     assert "Computed" not in model.calls[-1].messages[-1].content
     assert final.computed == []
+
+
+def test_a_fact_cited_again_along_its_outgoing_edge_is_still_counted_with_the_incoming_reading():
+    kg = SQLiteGraph()
+    users = ["Cook Islands", "Niue", "New Zealand"]
+    kg.add_triples([Triple(country, "currency", "New Zealand Dollar") for country in users])
+    model = ScriptedModel.from_replies(
+        [
+            {"anchor_entity": "New Zealand Dollar"},
+            relation("currency (incoming)"),
+            reasoning(["T1", "T2", "T3"], "Three countries use it.", more=True),
+            {"anchor_entity": "New Zealand"},
+            relation("currency"),
+            reasoning(["T3"], "New Zealand uses it."),
+            answer("3", "Three facts name the New Zealand Dollar."),
+        ]
+    )
+    settings = ArkSettings(mode=SelectionMode.FREE, compare_values=True, edges=EdgeSet.BOTH)
+    ArkAgent(kg, model, settings).ask("How many countries use the New Zealand Dollar?")
+    assert "- (?, currency, New Zealand Dollar): 3 facts cited." in model.calls[-1].messages[-1].content

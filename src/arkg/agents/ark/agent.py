@@ -521,8 +521,13 @@ class _Run:
         return shown
 
     def cited(self) -> list[TripleRecord]:
-        """The facts cited in finished steps, each once, in order of citation."""
-        return list({record.key: record for step in self.finished for record in step.cited}.values())
+        """The facts cited in finished steps, each once, as first cited: a fact read along an incoming
+        edge and later along its outgoing one stays with the first reading, which the counts group it by."""
+        first: dict[str, TripleRecord] = {}
+        for step in self.finished:
+            for record in step.cited:
+                first.setdefault(record.key, record)
+        return list(first.values())
 
     def retrieved(self) -> list[TripleRecord]:
         """Every triple shown in a reasoning step of this run, once each (by key)."""
