@@ -75,6 +75,8 @@ def test_an_unknown_jsonl_file_says_which_formats_are_known(tmp_path):
         ("Lyon, Paris", ("Paris", "Lyon"), True),
         ("Paris and Lyon", ("Paris", "Lyon"), True),
         ("Paris", ("Paris", "Lyon"), False),
+        ("Senegal, Senegal", ("Senegal",), True),
+        ("Paris, paris", ("Paris", "Lyon"), False),
         ("Bosnia and Herzegovina", ("Bosnia and Herzegovina",), True),
         ("59449", 59449, True),
         ("59,449", 59449, True),

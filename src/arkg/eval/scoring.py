@@ -32,7 +32,8 @@ def is_correct(answer: Answer, gold: GoldAnswer) -> bool:
     text = str(answer).strip()
     if isinstance(gold, (int, float)):
         return same_value(text, str(gold))
-    named = [name for name in _LIST_SEPARATOR.split(text) if name]
+    # A name given twice ("Senegal, Senegal") names one entity: the answer is read as a set.
+    named = list({name.casefold(): name for name in _LIST_SEPARATOR.split(text) if name}.values())
     whole = [text] if len(gold) == 1 else []  # a single gold name may itself hold a comma or "and"
     return _same_names(named, gold) or _same_names(whole, gold)
 
