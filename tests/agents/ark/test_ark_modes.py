@@ -82,6 +82,31 @@ def test_incoming_edges_are_offered_as_marked_relations_when_edges_both():
     assert retrieved.triples[0].incoming
 
 
+def test_in_free_mode_a_bare_relation_name_follows_the_incoming_edge_the_anchor_only_has():
+    kg = sample_kg()
+    kg.add_triples([Triple("Sablé", "has pet", "Kamakura")])
+    replies = [
+        anchor("dachshund"),
+        relation("animal breed"),  # dachshund has it only incoming: that edge is meant
+        reasoning(["T1"], "Sablé is a dachshund.", more=True),
+        anchor("Sablé"),
+        relation("has pet"),  # Sablé has it both ways: the bare name is the outgoing one
+        reasoning(["T2"], "Sablé has a pet."),
+        answer("no"),
+    ]
+    settings = ArkSettings(mode=SelectionMode.FREE, edges=EdgeSet.BOTH)
+    result = ArkAgent(kg, ScriptedModel.from_replies(replies), settings).ask("Is a dachshund someone's pet?")
+    assert result.trace.invalid_attempts == 0
+    retrieved = [e.triples[0] for e in result.trace.events if isinstance(e, TriplesRetrieved)]
+    assert [(t.head, t.relation, t.tail, t.incoming) for t in retrieved] == [
+        ("Sablé", "animal breed", "dachshund", True),
+        ("Sablé", "has pet", "Kamakura", False),
+    ]
+    # With outgoing edges only there is no such edge to mean.
+    outgoing_only = [anchor("Sablé"), relation("has pet"), relation("animal breed"), reasoning(["T1"]), answer("no")]
+    assert ArkAgent(sample_kg(), ScriptedModel.from_replies(outgoing_only), FREE).ask(QUESTION).trace.invalid_attempts == 1
+
+
 def test_tail_only_entity_is_not_a_valid_anchor_with_outgoing_edges_only():
     replies = [anchor("dachshund"), anchor("Sablé"), relation("animal breed"), reasoning(["T1"]), answer()]
     result = ArkAgent(sample_kg(), ScriptedModel.from_replies(replies), FREE).ask(QUESTION)

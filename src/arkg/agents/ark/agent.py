@@ -279,7 +279,8 @@ class _Run:
         else:
             reply, call = self.decide(replies.RelationReply, Purpose.RELATION, step.relation_attempts)
             proposed = reply.relation.strip()
-        outcome: RelationOutcome = "empty" if not proposed else "valid" if proposed in step.relations else "invalid"
+        label = self.relation_label(proposed)
+        outcome: RelationOutcome = "empty" if not proposed else "valid" if label in step.relations else "invalid"
         if outcome != "invalid":
             step.feedback = ""
         elif proposed in step.explored:
@@ -289,7 +290,7 @@ class _Run:
         else:
             step.feedback = self.relation_feedback(proposed)
         if outcome == "valid":
-            step.relation = step.relations[proposed]
+            step.relation = step.relations[label]
         elif outcome == "empty" and len(step.anchor_candidates) > 1:
             # The model declined every relation of this anchor: do not offer the anchor again this step.
             step.anchor_candidates.remove(step.anchor)
@@ -548,6 +549,15 @@ class _Run:
         return _prompt("feedback").part(
             "invalid_anchor", proposed=one_line(proposed), closest=_names(self.show(closest))
         )
+
+    def relation_label(self, proposed: str) -> str:
+        """The offered relation a reply names. A bare name stands for the incoming edge when the anchor
+        offers that relation only incoming ("capital" at Kigali): "(incoming)" is how arkg shows the
+        direction, not part of the relation's name."""
+        incoming = _RelationOption(proposed, Direction.IN).label
+        if proposed in self.step.relations or proposed in self.step.explored or incoming not in self.step.relations:
+            return proposed
+        return incoming
 
     def relation_feedback(self, proposed: str) -> str:
         matches = [
