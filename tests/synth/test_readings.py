@@ -8,6 +8,7 @@ from arkg.agents.answers import MAX_TEXT_CHARS
 from arkg.graph.model import Direction, Triple
 from arkg.synth import Source, program_for
 from arkg.synth.edited import EditedGraph
+from arkg.synth.programs import Program
 from arkg.synth.readings import GoldReader, NoLabel, ProgramReader
 from arkg.synth.wording import verdict_sentence, with_plan
 
@@ -27,6 +28,25 @@ def test_facts_holding_the_evidence_give_the_programs_answer_and_cite_it(sample:
     assert reading.answer is False and reading.cited == (BIRTH, COUNTRY)
     # The facts, then the comparison the answer comes from.
     assert reading.explanation == "From (Pierre Curie, place of birth, Paris); (Paris, country, France). Poland is not France."
+
+
+@pytest.mark.parametrize(
+    ("relation", "ordering", "values", "picked"),
+    [
+        ("population", "argmax", ("2638", "18729160"), "Largest population: Chile."),
+        ("area", "argmin", ("12173", "756102"), "Smallest area: Falkland Islands."),
+        ("date of birth", "argmin", ("1867-11-07", "1859-05-15"), "Earliest date of birth: Chile."),
+    ],
+)
+def test_an_argmax_or_argmin_answer_names_the_extreme_as_the_computed_lines_do(
+    relation: str, ordering: str, values: tuple[str, str], picked: str
+) -> None:
+    facts = [Triple("Falkland Islands", relation, values[0]), Triple("Chile", relation, values[1])]
+    lines = ('v1 = union(["Falkland Islands"], ["Chile"])', f'v2 = get_entity_by_constraint(v1, "{relation}", "{ordering}")', "v3 = end(v2)")
+    reader = ProgramReader("Which of the two?", Program(lines, ("Falkland Islands", "Chile")), tuple(facts))
+    reading = reader(facts)
+    assert reading.answer == (picked.split(": ")[1].rstrip("."),)
+    assert reading.explanation.endswith(f"). {picked}")
 
 
 def test_facts_missing_a_hop_settle_nothing_and_say_which_edge_is_missing(sample: Source) -> None:

@@ -18,15 +18,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from arkg.agents.answers import MAX_TEXT_CHARS
 from arkg.agents.kg_agent import Executor, KnowledgeMemory, ToolError
 from arkg.agents.kg_agent.program import Call, Names, VarRef, parse_call
+from arkg.agents.kg_agent.tools import ORDERINGS
+from arkg.agents.kg_agent.values import Entities
 from arkg.agents.triple_keys import identity
+from arkg.graph.literals import as_date, as_number
 from arkg.graph.model import Triple
 from arkg.synth.chains import GoldAnswer
 from arkg.synth.facts_graph import FactsGraph
 from arkg.synth.programs import REPLAY, Program, answer_of
 from arkg.synth.routes import HOP_TOOLS
 from arkg.synth.wording import facts_explanation, fit, listing, missing_explanation, verdict_sentence
+from arkg.text import one_line
 
 
 class NoLabel(Exception):
@@ -58,7 +63,8 @@ class ProgramReader:
         if len(cited) == len(wanted):
             if answer is None:
                 raise NoLabel("the program settles nothing from facts that hold all its evidence")
-            explanation = fit(self.conclusion) if self.conclusion else facts_explanation(cited, then=_judged(memory))
+            then = _judged(memory) or _picked(memory)
+            explanation = fit(self.conclusion) if self.conclusion else facts_explanation(cited, then=then)
             return Reading(answer, explanation, cited)
         if answer is not None:
             raise NoLabel(f"{len(wanted) - len(cited)} of {len(wanted)} facts of the evidence are not shown, yet the rest gives {answer!r}")
@@ -100,6 +106,21 @@ def _judged(memory: KnowledgeMemory) -> str:
             left = memory.value(a.name).texts()  # type: ignore[union-attr]
             right = memory.value(b.name).texts() if isinstance(b, VarRef) else [str(b)]
             return verdict_sentence(left, str(op), right, step.value.value)
+    return ""
+
+
+def _picked(memory: KnowledgeMemory) -> str:
+    """The entity an argmax / argmin kept, in the words ARK's computed lines use ("Largest population:
+    Chile."), so that a reply names the extreme before it answers instead of echoing the question's
+    first name; "" when the program ranked nothing."""
+    for step in reversed(memory.steps):
+        ordering = str(step.call.args[2]) if step.call.tool == "get_entity_by_constraint" and len(step.call.args) > 2 else ""
+        if ordering in ORDERINGS and isinstance(step.value, Entities) and step.value.items:
+            relation = str(step.call.args[1])
+            values = [t.tail for name in step.value.items for t in step.value.support_of(name) if t.relation == relation]
+            dated = bool(values) and all(as_number(value) is None and as_date(value) is not None for value in values)
+            extreme = ("Latest" if dated else "Largest") if ordering == "argmax" else ("Earliest" if dated else "Smallest")
+            return fit(f"{extreme} {one_line(relation)}: {listing(step.value.items)}.", MAX_TEXT_CHARS // 2)
     return ""
 
 
