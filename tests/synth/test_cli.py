@@ -89,7 +89,7 @@ def test_edges_both_lets_routes_follow_an_edge_into_an_entity(small_geo: tuple[P
         assert meta["options"]["ark"]["edges"] == meta["options"]["kaping"]["edges"] == edges
         pairs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
         replies[edges] = {p["messages"][-1]["content"] for p in pairs if p["decision"] == "relation" and p["mode"] == "constrained" and p["question_id"].startswith("country_with_capital-")}
-    # "Which country has Paris as its capital?" is read along (France, capital, Paris) backwards.
+    # "Which country has Berlin as its capital?" is read along (Germany, capital, Berlin) backwards.
     assert replies["out"] == set() and replies["both"] == {"capital (incoming)"}
 
 
