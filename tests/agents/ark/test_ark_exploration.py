@@ -6,7 +6,7 @@ from ark_helpers import QUESTION, anchor, answer, reasoning, relation, sample_kg
 
 from arkg.agents.ark import ArkAgent
 from arkg.agents.ark.settings import ArkSettings
-from arkg.agents.modes import SelectionMode
+from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.ark.trace import ReasoningAttempt, RelationAttempt, RelationsRetrieved
 from arkg.graph.model import Triple
 from arkg.graph.sqlite_store import SQLiteGraph
@@ -101,6 +101,25 @@ def test_free_mode_is_told_that_a_relation_was_explored_already():
     assert "explored already" in model.calls[5].messages[-1].content
     assert result.trace.invalid_attempts == 1
     assert len([event for event in result.trace.events if event.kind == "cleanup"]) == 2
+
+
+def test_a_bare_name_of_an_incoming_relation_explored_already_is_told_so():
+    """The bare name of a relation the anchor has only incoming means that edge, explored or not."""
+    replies = [
+        anchor("dachshund"), relation("animal breed"), reasoning(["T1"], more=True),
+        anchor("dachshund"), relation("animal breed"), answer(),
+    ]  # fmt: skip
+    kg = sample_kg()
+    kg.add_triples([Triple("dachshund", "country of origin", "Germany")])  # so dachshund is not fully explored
+    model = ScriptedModel.from_replies(replies)
+    settings = ArkSettings(mode=SelectionMode.FREE, edges=EdgeSet.BOTH, c_max=1)
+    result = ArkAgent(kg, model, settings).ask("Is a dachshund someone's pet?")
+    repeat = [event for event in result.trace.events if isinstance(event, RelationAttempt)][1]
+    assert repeat.outcome == "invalid"
+    assert repeat.feedback == (
+        '"animal breed (incoming)" of "dachshund" was explored already; its facts are in the findings. '
+        'Pick another relation, or "" for another entity.'
+    )
 
 
 def test_an_anchor_with_every_relation_explored_sends_free_mode_back_to_anchor_selection():

@@ -283,9 +283,9 @@ class _Run:
         outcome: RelationOutcome = "empty" if not proposed else "valid" if label in step.relations else "invalid"
         if outcome != "invalid":
             step.feedback = ""
-        elif proposed in step.explored:
+        elif label in step.explored:
             step.feedback = _prompt("feedback").part(
-                "relation_explored", relation=proposed, anchor=one_line(step.anchor)
+                "relation_explored", relation=label, anchor=one_line(step.anchor)
             )
         else:
             step.feedback = self.relation_feedback(proposed)
@@ -551,13 +551,12 @@ class _Run:
         )
 
     def relation_label(self, proposed: str) -> str:
-        """The offered relation a reply names. A bare name stands for the incoming edge when the anchor
-        offers that relation only incoming ("capital" at Kigali): "(incoming)" is how arkg shows the
-        direction, not part of the relation's name."""
+        """The relation of the anchor a reply names. A bare name stands for the incoming edge when the
+        anchor has that relation only incoming ("capital" at Kigali), offered or explored already:
+        "(incoming)" is how arkg shows the direction, not part of the relation's name."""
         incoming = _RelationOption(proposed, Direction.IN).label
-        if proposed in self.step.relations or proposed in self.step.explored or incoming not in self.step.relations:
-            return proposed
-        return incoming
+        known = {*self.step.relations, *self.step.explored}
+        return proposed if proposed in known or incoming not in known else incoming
 
     def relation_feedback(self, proposed: str) -> str:
         matches = [
