@@ -9,6 +9,8 @@ from collections import Counter
 
 from arkg.agents.ark import ArkSettings
 from arkg.agents.modes import EdgeSet
+from arkg.agents.triple_keys import identity
+from arkg.graph.model import Direction
 from arkg.synth import Reason, Record, Source, SynthOptions, Variant, program_for, synthesize_chain
 from arkg.synth.routes import route_from_program
 from arkg.synth.run import _tail_index
@@ -133,3 +135,19 @@ def test_a_route_reads_every_entity_a_later_step_starts_from(geo: Source) -> Non
     # All the neighbours whose populations are compared, not only the least populous one.
     assert route[0].triples == tuple(borders) and len(borders) > 1
     assert [(step.anchor, step.relation) for step in route[1:]] == [(t.tail, "population") for t in borders]
+
+
+def test_a_count_over_a_threshold_rests_on_every_value_it_weighed(geo: Source) -> None:
+    """Not only the cities above the threshold: a route that read those alone would count in hindsight."""
+    chain = next(c for c in geo.chains if c.id.startswith("count_big_cities-") and c.answer == 0)
+    country = chain.topic_entities[0]
+    cities = geo.kg.triples(country, "country", Direction.IN)
+    assert chain.triples == () and cities  # the source's evidence: the cities kept, here none
+    run = program_for(chain, geo.kg)
+    populations = [t for city in cities for t in geo.kg.triples(city.head, "population")]
+    assert set(map(identity, run.evidence)) == set(map(identity, [*cities, *populations]))
+    route = route_from_program(geo.kg, run.memory)
+    assert [(step.anchor, step.label) for step in route] == [
+        (country, "country (incoming)"),
+        *((city.head, "population") for city in cities),
+    ]

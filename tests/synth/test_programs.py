@@ -132,4 +132,7 @@ def test_every_geography_gold_program_replays_to_its_gold_answer(geo: Source) ->
         run = program_for(chain, geo.kg)
         assert run.program.lines == chain.program
         assert same_answer(answer_of(run.memory.answer), chain.answer), chain.id
-        assert sorted(map(identity, run.evidence)) == sorted(map(identity, chain.triples)), chain.id
+        evidence = set(map(identity, run.evidence))
+        assert set(map(identity, chain.triples)) <= evidence, chain.id
+        if not any("get_entity_by_constraint" in line for line in chain.program):
+            assert evidence == set(map(identity, chain.triples)), chain.id

@@ -41,7 +41,7 @@ from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.synth.capture import NotFollowed, Pair, capture
 from arkg.synth.chains import Chain, Reason, Unusable
 from arkg.synth.edited import EditedGraph
-from arkg.synth.programs import NoProgram, Program, ProgramRun, answer_of, program_for, run_program, same_answer
+from arkg.synth.programs import NoProgram, Program, ProgramRun, answer_of, program_for, rests_on, run_program, same_answer
 from arkg.synth.readings import GoldReader, ProgramReader, Reading
 from arkg.synth.routes import RouteStep, route_from_chain, route_from_program
 from arkg.synth.teachers import ArkTeacher, KapingTeacher, KgAgentTeacher
@@ -193,7 +193,7 @@ class _ChainRun:
             answer = answer_of(memory.answer)
             if answer is None or same_answer(answer, chain.answer):
                 continue
-            reader = ProgramReader(chain.question, program, tuple(memory.answer.triples()))  # type: ignore[union-attr]
+            reader = ProgramReader(chain.question, program, rests_on(edited, memory))
             return [_Case(Variant.CONTRADICTING, edited, route_from_program(edited, memory), reader, frozenset({"answer"}))]
         self.fail(Variant.CONTRADICTING.value, Reason.NO_CONTRADICTION, f"none of {tries} replaced tails changes the program's answer")
         return []

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 
 from arkg.agents.candidates import question_ngrams
 from arkg.agents.kg_agent import Boolean, Entities, Executor, ExecutorSettings, KnowledgeMemory, Number, ToolError, Value
-from arkg.graph.literals import compare
+from arkg.graph.literals import COMPARISONS, compare
 from arkg.agents.kg_agent.program import Call, Names, VarRef
 from arkg.agents.kg_agent.values import single_value, summary
+from arkg.agents.triple_keys import identity
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.synth.chains import Chain, GoldAnswer, Reason
 
@@ -56,12 +57,34 @@ class ProgramRun:
 
     program: Program
     memory: KnowledgeMemory
+    evidence: tuple[Triple, ...]  # the triples the answer rests on (`rests_on`)
 
-    @property
-    def evidence(self) -> tuple[Triple, ...]:
-        """The triples the answer rests on."""
-        answer = self.memory.answer
-        return answer.triples() if answer is not None else ()
+
+def rests_on(kg: KnowledgeGraph, memory: KnowledgeMemory) -> tuple[Triple, ...]:
+    """The triples a program's answer rests on: its own support, and every value a filter compared
+    with its threshold, kept or not, with the edges that reached it. A count of the cities above a
+    size rests on the sizes of the cities below it too; a route or a reading that showed only the
+    cities kept would know the answer in hindsight."""
+    answer = memory.answer
+    if answer is None:
+        return ()
+    triples = list(answer.triples())
+    for step in memory.steps:
+        args = step.call.args
+        if step.call.tool == "get_entity_by_constraint" and len(args) > 2 and str(args[2]) in COMPARISONS:
+            source = _entities(memory, args[0])
+            for entity in source.items:
+                triples += source.support_of(entity)
+                triples += kg.triples(entity, str(args[1]), Direction.OUT)
+    return tuple({identity(triple): triple for triple in triples}.values())
+
+
+def _entities(memory: KnowledgeMemory, arg: object) -> Entities:
+    """A tool's entity argument: a variable's entities with their support, or names the line gives."""
+    value = memory.value(arg.name) if isinstance(arg, VarRef) else None
+    if isinstance(value, Entities):
+        return value
+    return Entities.collect((name, ()) for name in (arg.items if isinstance(arg, Names) else ()))
 
 
 def program_for(chain: Chain, kg: KnowledgeGraph) -> ProgramRun:
@@ -74,7 +97,7 @@ def program_for(chain: Chain, kg: KnowledgeGraph) -> ProgramRun:
     answer = answer_of(memory.answer)
     if not same_answer(answer, chain.answer):
         raise NoProgram(Reason.NOT_REPRODUCED, f"it gives {answer!r}, the gold answer is {chain.answer!r}")
-    return ProgramRun(program, memory)
+    return ProgramRun(program, memory, rests_on(kg, memory))
 
 
 def run_program(kg: KnowledgeGraph, question: str, program: Program) -> KnowledgeMemory:
