@@ -21,7 +21,7 @@ from arkg.synth.readings import ProgramReader
 from arkg.synth.routes import RouteStep, route_from_chain
 from arkg.synth.edited import EditedGraph
 from arkg.synth.teachers import ArkTeacher, KapingTeacher, KgAgentTeacher
-from arkg.synth.teachers.ark import MISTAKE, misspelt
+from arkg.synth.teachers.ark import DETOUR, MISTAKE, misspelt
 
 
 def _reader(sample: Source, number: int) -> ProgramReader:
@@ -76,12 +76,13 @@ def test_with_retries_each_free_mode_choice_follows_a_rejected_mistake(sample: S
     pairs, result = capture("ark", sample.kg, settings, _query(sample, 2), teacher)
     assert [pair.decision for pair in pairs] == [
         MISTAKE, "anchor-retry", MISTAKE, "relation-retry", "reasoning",  # step 1: a misspelt anchor, then a wrong relation
-        "anchor", MISTAKE, "relation-retry", "reasoning", "answer",  # step 2: a wrong relation only
+        DETOUR, MISTAKE, "relation-retry", "anchor-retry",  # step 2: back at step 1's anchor, then away
+        MISTAKE, "relation-retry", "reasoning", "answer",  # ... and a wrong relation at its own
     ]  # fmt: skip
     # The mistakes are real replies the agent rejected: a plain run given the same replies sees the same prompts.
     assert _replay("ark", sample, settings, _query(sample, 2), [pair.reply for pair in pairs]) == [pair.messages for pair in pairs]
-    assert result.answer is False and result.trace.invalid_attempts == 3
-    anchor_retry, relation_retry = pairs[1], pairs[7]
+    assert result.answer is False and result.trace.invalid_attempts == 4
+    anchor_retry, relation_retry = pairs[1], pairs[10]
     assert anchor_retry.messages[-2].content == '{"anchor_entity": "Pierer Curie"}'
     assert 'Not found: "Pierer Curie" is not an entity' in anchor_retry.messages[-1].content
     assert json.loads(anchor_retry.reply) == {"anchor_entity": "Pierre Curie"}
@@ -89,6 +90,20 @@ def test_with_retries_each_free_mode_choice_follows_a_rejected_mistake(sample: S
     assert relation_retry.messages[-2].content == '{"relation": "place of birth"}'
     assert 'Not found: "place of birth" is not a relation of "Paris"' in relation_retry.messages[-1].content
     assert json.loads(relation_retry.reply) == {"relation": "country"}
+
+
+def test_a_detour_to_the_previous_anchor_teaches_to_leave_it_after_explored_already(sample: Source) -> None:
+    teacher = ArkTeacher(route_from_chain(sample.chains[2]), _reader(sample, 2), yes_no=True, retries=True)
+    pairs, _ = capture("ark", sample.kg, ArkSettings(mode=SelectionMode.FREE), _query(sample, 2), teacher)
+    detour = pairs.index(next(pair for pair in pairs if pair.decision == DETOUR))
+    back, leave, onward = pairs[detour], pairs[detour + 2], pairs[detour + 3]
+    assert json.loads(back.reply) == {"anchor_entity": "Pierre Curie"}  # step 1's anchor, not Paris
+    assert leave.messages[-2].content == '{"relation": "place of birth"}'
+    assert '"place of birth" of "Pierre Curie" was explored already' in leave.messages[-1].content
+    assert json.loads(leave.reply) == {"relation": ""} and leave.decision == "relation-retry"
+    # "" sends the agent straight back to anchor selection: the next prompt ends with that reply.
+    assert onward.messages[-1].content == leave.reply and onward.decision == "anchor-retry"
+    assert json.loads(onward.reply) == {"anchor_entity": "Paris"}
 
 
 def test_a_retry_at_an_anchor_met_before_follows_the_mistake_of_an_explored_relation(sample: Source) -> None:

@@ -73,8 +73,21 @@ def test_retries_write_free_mode_retry_pairs_and_say_so_in_the_provenance(tmp_pa
     retries = [p for p in pairs if p["decision"].endswith("-retry")]
     assert {p["decision"] for p in retries} == {"anchor-retry", "relation-retry"}
     assert "mistake" not in {p["decision"] for p in pairs}
-    # The prompt of each holds the rejected reply and the agent's feedback on it.
-    assert all(p["messages"][-3]["role"] == "assistant" and "Not found" in p["messages"][-2]["content"] for p in retries)
+    # The prompt of each holds the rejected reply and the agent's feedback on it; after "explored
+    # already" and the reply "" that leaves the anchor, the agent asks for another at once.
+    after_leaving = [p for p in retries if p["messages"][-2]["role"] == "assistant"]
+    assert after_leaving and all(
+        p["decision"] == "anchor-retry"
+        and p["messages"][-2]["content"] == '{"relation": ""}'
+        and "was explored already" in p["messages"][-3]["content"]
+        for p in after_leaving
+    )
+    rejected = [p for p in retries if p not in after_leaving]
+    assert all(
+        p["messages"][-3]["role"] == "assistant"
+        and ("Not found" in p["messages"][-2]["content"] or "was explored already" in p["messages"][-2]["content"])
+        for p in rejected
+    )
     assert "| ark | relation-retry | free |" in result.output
 
 

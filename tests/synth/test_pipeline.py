@@ -57,7 +57,9 @@ def test_retries_add_free_mode_retry_pairs_of_the_gold_route_and_nothing_else(sa
         return Counter((r.strategy, r.pair.decision, r.mode, r.variant.value) for r in result.records)
 
     added = kinds(retries=True) - kinds(retries=False)
-    assert added == {("ark", "anchor-retry", "free", "gold"): 1, ("ark", "relation-retry", "free", "gold"): 2}
+    # Step 1: a misspelt anchor and a wrong relation; step 2: a detour to step 1's anchor and away,
+    # then a wrong relation at its own.
+    assert added == {("ark", "anchor-retry", "free", "gold"): 2, ("ark", "relation-retry", "free", "gold"): 3}
 
 
 def test_a_chain_without_a_program_gives_gold_pairs_only_and_says_why(sample: Source) -> None:

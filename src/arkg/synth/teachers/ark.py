@@ -13,6 +13,11 @@ misspelt anchor (odd steps), a relation the anchor does not offer or one it foll
 (every step). The agent rejects it with its feedback, and the gold reply that follows is the pair
 kept ("anchor-retry", "relation-retry"): what to do after a rejection. The mistaken call itself
 is marked MISTAKE and never kept.
+
+On even steps that move to a new anchor, the teacher first goes back to the previous step's anchor
+(marked DETOUR: the agent accepts it) and names the relation followed there, as a small model that
+explores on after the last fact it needs does. After "explored already" the gold reply is "" (leave
+this anchor, "relation-retry"), then the step's own anchor ("anchor-retry").
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from arkg.text import one_line
 Reader = Callable[[Sequence[Triple]], Reading]
 
 MISTAKE = "mistake"  # the decision of a deliberately wrong reply: run, never kept as a pair
+DETOUR = "detour"  # the decision of a return to the previous anchor: valid, never kept as a pair
 RETRY = "-retry"  # suffix of the gold decision that follows a mistake
 
 
@@ -56,6 +62,7 @@ class ArkTeacher:
     offered: list[str] = field(default_factory=list)  # relations offered for the current anchor
     explored: list[str] = field(default_factory=list)  # ... and those it followed in earlier steps
     retrying: str = ""  # the decision whose mistake the agent is expected to have rejected
+    detour: bool = False  # at the previous step's anchor, on purpose: leave it after one mistake
 
     def observe(self, event: Any) -> None:
         if isinstance(event, TriplesRetrieved):
@@ -70,10 +77,18 @@ class ArkTeacher:
             return self._decide("anchor", self._offered(one_line(self.step.anchor), output, "anchor"))
         if issubclass(output, AnchorReply):
             self._seen(self.step.anchor, messages)
+            if self.detour:  # the agent found nothing left to follow there and asks again
+                self.detour, self.retrying = False, "anchor"
+            elif self._detour_due():
+                self.detour = True
+                self.decisions.append(DETOUR)
+                return {"anchor_entity": one_line(self.route[self.position - 1].anchor)}
             if self._mistake_due("anchor"):
                 return self._mistake("anchor", {"anchor_entity": misspelt(one_line(self.step.anchor))})
             return self._decide("anchor", {"anchor_entity": one_line(self.step.anchor)})
         if issubclass(output, RelationReply):
+            if self.detour:
+                return self._leave_detour()
             if self._mistake_due("relation"):
                 return self._mistake("relation", {"relation": self._wrong_relation()})
             return self._decide("relation", {"relation": self.step.label})
@@ -105,6 +120,19 @@ class ArkTeacher:
         if not self.retries or self.retrying:
             return False
         return decision == "relation" or self.position % 2 == 0
+
+    def _detour_due(self) -> bool:
+        if not self.retries or self.retrying or self.position % 2 == 0:
+            return False
+        return self.route[self.position - 1].anchor != self.step.anchor
+
+    def _leave_detour(self) -> Reply:
+        """At the previous anchor: first the relation followed there (rejected), then "" to leave."""
+        if not self.retrying:
+            return self._mistake("relation", {"relation": self._wrong_relation()})
+        reply = self._decide("relation", {"relation": ""})
+        self.detour, self.retrying = False, "anchor"
+        return reply
 
     def _mistake(self, decision: str, reply: Reply) -> Reply:
         self.retrying = decision
