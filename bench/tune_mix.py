@@ -4,7 +4,8 @@
 instead, e.g. to give the reasoning step (where the stop is decided) more room than the anchor and
 relation choices, which a tuned model learns first. Each --take names a decision, optionally a
 variant (answers: gold, contradicting, unsettled), a mode, the question templates it comes from (a
-geography question's id begins with its template, e.g. `born_in_country-83d99702ba`) and a text its
+geography question's id begins with its template, e.g. `born_in_country-83d99702ba`), a text the last
+message of its prompt holds (`^{"relation": ""}`: the anchor chosen right after leaving one), a text its
 reply holds (`~Enough to answer.`: the last step of a route), and how many pairs to draw from it. The
 takes draw in order, without replacement, so a pair drawn by one take is not in a later one's group.
 Several files pool their pairs (e.g. one `arkg synth` run per mode). Beside the mix goes its
@@ -30,7 +31,7 @@ from arkg.llm.file_digest import file_sha256
 from arkg.paths import write_atomically
 
 
-TAKE_FORM = "decision[/variant][@mode][:template,...][~reply text]=N"
+TAKE_FORM = "decision[/variant][@mode][:template,...][^prompt text][~reply text]=N"
 
 
 class Take(NamedTuple):
@@ -38,6 +39,7 @@ class Take(NamedTuple):
     variant: str | None
     mode: str | None
     templates: tuple[str, ...]
+    prompt_holds: str | None
     reply_holds: str | None
     count: int
 
@@ -48,33 +50,38 @@ class Take(NamedTuple):
             and (self.variant is None or record.get("variant") == self.variant)
             and (self.mode is None or record.get("mode") == self.mode)
             and (not self.templates or any(question_id.startswith(template + "-") for template in self.templates))
-            and (self.reply_holds is None or self.reply_holds in _reply(record))
+            and (self.prompt_holds is None or self.prompt_holds in _message(record, -2))
+            and (self.reply_holds is None or self.reply_holds in _message(record, -1))
         )
 
     def __str__(self) -> str:
         templates = ":" + ",".join(self.templates) if self.templates else ""
+        prompt = f"^{self.prompt_holds}" if self.prompt_holds is not None else ""
         reply = f"~{self.reply_holds}" if self.reply_holds is not None else ""
-        return f"{self.decision}/{self.variant or '*'}@{self.mode or '*'}{templates}{reply}"
+        return f"{self.decision}/{self.variant or '*'}@{self.mode or '*'}{templates}{prompt}{reply}"
 
 
 def parse_take(text: str) -> Take:
-    """'decision[/variant][@mode][:template,...][~reply text]=N' -> Take."""
+    """'decision[/variant][@mode][:template,...][^prompt text][~reply text]=N' -> Take."""
     key, _, count = text.rpartition("=")
     key, tilde, reply_holds = key.partition("~")
+    key, caret, prompt_holds = key.partition("^")
     key, _, templates = key.partition(":")
-    if not key or not count.isdigit() or (templates and not all(templates.split(","))) or (tilde and not reply_holds):
+    empty_text = (tilde and not reply_holds) or (caret and not prompt_holds)
+    if not key or not count.isdigit() or (templates and not all(templates.split(","))) or empty_text:
         raise argparse.ArgumentTypeError(f"{text!r}: expected {TAKE_FORM}")
     key, _, mode = key.partition("@")
     decision, _, variant = key.partition("/")
-    return Take(
-        decision, variant or None, mode or None, tuple(templates.split(",")) if templates else (), reply_holds or None, int(count)
-    )
+    templates_named = tuple(templates.split(",")) if templates else ()
+    return Take(decision, variant or None, mode or None, templates_named, prompt_holds or None, reply_holds or None, int(count))
 
 
-def _reply(record: dict[str, object]) -> str:
-    """The pair's target: its last message."""
+def _message(record: dict[str, object], at: int) -> str:
+    """A message of the pair by position: -1 is its target (the reply), -2 the prompt's last."""
     messages = record.get("messages")
-    return str(messages[-1].get("content", "")) if isinstance(messages, list) and messages and isinstance(messages[-1], dict) else ""
+    if not isinstance(messages, list) or len(messages) < -at or not isinstance(messages[at], dict):
+        return ""
+    return str(messages[at].get("content", ""))
 
 
 def main() -> None:
@@ -104,6 +111,7 @@ def main() -> None:
         "takes": [
             {"decision": take.decision, "variant": take.variant, "mode": take.mode, "count": take.count}
             | ({"templates": list(take.templates)} if take.templates else {})
+            | ({"prompt_holds": take.prompt_holds} if take.prompt_holds is not None else {})
             | ({"reply_holds": take.reply_holds} if take.reply_holds is not None else {})
             for take in arguments.take
         ],

@@ -53,7 +53,7 @@ def test_asking_more_than_a_group_holds_is_refused_and_writes_nothing(tmp_path: 
     assert refused.returncode != 0 and "3 pairs of reasoning/*@free, 5 asked" in refused.stderr
     assert not (tmp_path / "mix.jsonl").exists() and not (tmp_path / "mix.jsonl.meta.json").exists()
     malformed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", "reasoning")
-    assert malformed.returncode == 2 and "expected decision[/variant][@mode][:template,...][~reply text]=N" in malformed.stderr
+    assert malformed.returncode == 2 and "expected decision[/variant][@mode][:template,...][^prompt text][~reply text]=N" in malformed.stderr
 
 
 def test_several_files_pool_their_pairs_and_each_is_in_the_provenance(tmp_path: Path) -> None:
@@ -90,9 +90,9 @@ def test_a_take_can_keep_to_question_templates_named_by_the_id_prefix(tmp_path: 
     # A template that is only a prefix of another's name does not take the other's pairs.
     refused = _mix(pairs, "--out", tmp_path / "more.jsonl", "--take", "reasoning:born_in=1")
     assert refused.returncode != 0 and "0 pairs of reasoning/*@*:born_in, 1 asked" in refused.stderr
-    for malformed in ("reasoning:born_in_city,=1", "reasoning~=1"):
+    for malformed in ("reasoning:born_in_city,=1", "reasoning~=1", "reasoning^=1"):
         refused = _mix(pairs, "--out", tmp_path / "more.jsonl", "--take", malformed)
-        assert refused.returncode == 2 and "expected decision[/variant][@mode][:template,...][~reply text]=N" in refused.stderr
+        assert refused.returncode == 2 and "expected decision[/variant][@mode][:template,...][^prompt text][~reply text]=N" in refused.stderr
 
 
 def test_a_take_can_keep_to_pairs_whose_reply_holds_a_text(tmp_path: Path) -> None:
@@ -116,3 +116,27 @@ def test_a_take_can_keep_to_pairs_whose_reply_holds_a_text(tmp_path: Path) -> No
     assert drawn == {"b-2", "c-1"}
     meta = json.loads((tmp_path / "mix.jsonl.meta.json").read_text(encoding="utf-8"))
     assert meta["takes"][0]["reply_holds"] == "Enough to answer." and meta["takes"][1]["reply_holds"] == "x=1: y"
+
+
+def test_a_take_can_keep_to_pairs_whose_prompt_ends_in_a_text(tmp_path: Path) -> None:
+    """The anchor chosen right after the reply "" that left one: the prompt's last message is that reply."""
+    pairs = tmp_path / "pairs.jsonl"
+    prompts = {"a-1": "Not found: ...", "a-2": '{"relation": ""}', "a-3": '{"relation": ""} earlier'}
+    records = [
+        {
+            "messages": [{"role": "user", "content": '{"relation": ""}'}, {"role": "assistant", "content": last},
+                         {"role": "assistant", "content": '{"anchor_entity": "Paris"}'}],
+            "decision": "anchor-retry",
+            "mode": "free",
+            "question_id": question_id,
+        }
+        for question_id, last in prompts.items()
+    ]  # fmt: skip
+    pairs.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    mixed = _mix(pairs, "--out", tmp_path / "mix.jsonl", "--take", 'anchor-retry^{"relation": ""}~Paris=2')
+    assert mixed.returncode == 0, mixed.stderr
+    assert 'anchor-retry/*@*^{"relation": ""}~Paris: 2 of 2' in mixed.stdout
+    drawn = {json.loads(line)["question_id"] for line in (tmp_path / "mix.jsonl").read_text(encoding="utf-8").splitlines()}
+    assert drawn == {"a-2", "a-3"}  # not a-1, whose earlier message alone holds the text
+    meta = json.loads((tmp_path / "mix.jsonl.meta.json").read_text(encoding="utf-8"))
+    assert meta["takes"][0]["prompt_holds"] == '{"relation": ""}' and meta["takes"][0]["reply_holds"] == "Paris"
