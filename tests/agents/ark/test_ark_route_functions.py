@@ -20,8 +20,11 @@ def test_eq_3(valid, c, expected):
 
 
 def test_eq_5():
-    assert route_relations([]) is Node.PROMPT_ANCHOR
-    assert route_relations(["has pet"]) is Node.PROMPT_RELATION
+    assert route_relations([], 1, C_MAX) is Node.PROMPT_ANCHOR
+    assert route_relations(["has pet"], 1, C_MAX) is Node.PROMPT_RELATION
+    # No relation left on the last anchor attempt: nothing is left to try.
+    assert route_relations([], C_MAX, C_MAX) is Node.FINAL_ANSWER
+    assert route_relations(["has pet"], C_MAX, C_MAX) is Node.PROMPT_RELATION
 
 
 @pytest.mark.parametrize(

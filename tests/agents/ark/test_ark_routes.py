@@ -90,6 +90,17 @@ def test_anchor_without_relations_returns_to_3_with_feedback():
     assert '"Sablé" has no relations' in model.calls[1].messages[-1].content
 
 
+def test_an_anchor_with_nothing_left_to_follow_cannot_loop_past_the_anchor_budget():
+    """A model that keeps naming an anchor whose one relation it has followed: without the bound, the
+    run would go 3 -> 4 -> 5 -> 3 for ever (a free-mode model at T=0 repeats itself)."""
+    replies = [anchor("Sablé"), relation("animal breed"), reasoning(["T1"], more=True)] + [anchor("Sablé")] * 2
+    result, model = run([*replies, answer("unknown")], ArkSettings(mode="free", c_max=2))
+    assert nodes(result) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 2, 3, 4, 5, 3, 4, 5, 11]
+    assert result.trace.events[-1].stop_reason is StopReason.C_MAX_ANCHOR
+    assert 'Every relation of "Sablé" was explored already' in model.calls[-2].messages[-1].content
+    assert result.trace.invalid_attempts == 0  # the anchor exists: the attempts were valid, only fruitless
+
+
 # Eq. (7): r = ∅ -> 4; r ∈ R(k) -> 8; invalid -> 6 with feedback; c >= C_max -> 11
 
 

@@ -245,10 +245,12 @@ class _Run:
                 explored=step.explored,
             )
         )
-        node = route_relations(list(step.relations))
+        node = route_relations(list(step.relations), step.anchor_attempts, self.settings.c_max)
         if node is Node.PROMPT_ANCHOR:
             part = "anchor_explored" if step.explored else "anchor_without_relations"
             step.feedback = _prompt("feedback").part(part, anchor=one_line(step.anchor))
+        elif node is Node.FINAL_ANSWER:
+            self.stop_reason = StopReason.C_MAX_ANCHOR
         return node
 
     # Node 6

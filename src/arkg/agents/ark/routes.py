@@ -3,7 +3,8 @@
 The paper lists the `c >= C_max` case first; read literally, a valid pick made on the last allowed
 attempt would be thrown away (and C_max = 1 would never explore). Here a valid pick always goes
 through, so C_max is exactly the number of attempts a decision may take. An empty relation choice
-re-opens the anchor decision of the step, so it too needs an anchor attempt left.
+re-opens the anchor decision of the step, so it too needs an anchor attempt left; so does an anchor with
+no relation left to follow (eq. 5), or a model that keeps naming it would loop without end.
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ def route_anchor(valid: bool, c: int, c_max: int) -> Node:
     return Node.PROMPT_ANCHOR
 
 
-def route_relations(relations: list[str]) -> Node:
+def route_relations(relations: list[str], anchor_attempts: int, c_max: int) -> Node:
     """Eq. (5): route(R(k))."""
     if not relations:  # R(k) = ∅
-        return Node.PROMPT_ANCHOR
+        return Node.PROMPT_ANCHOR if anchor_attempts < c_max else Node.FINAL_ANSWER
     return Node.PROMPT_RELATION
 
 
