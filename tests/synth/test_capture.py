@@ -106,6 +106,19 @@ def test_a_detour_to_the_previous_anchor_teaches_to_leave_it_after_explored_alre
     assert json.loads(onward.reply) == {"anchor_entity": "Paris"}
 
 
+def test_a_detour_to_an_anchor_with_nothing_left_to_follow_goes_on_to_the_step_s_own_anchor(sample: Source) -> None:
+    # Pierre Curie with his place of birth alone: back there at step 2, the agent has no relation to offer.
+    others = [t for r in sample.kg.relations("Pierre Curie") if r != "place of birth" for t in sample.kg.triples("Pierre Curie", r)]
+    kg = EditedGraph(sample.kg, removed=others)
+    teacher = ArkTeacher(route_from_chain(sample.chains[2]), _reader(sample, 2), yes_no=True, retries=True)
+    pairs, result = capture("ark", kg, ArkSettings(mode=SelectionMode.FREE), _query(sample, 2), teacher)
+    detour = [pair.decision for pair in pairs].index(DETOUR)
+    onward = pairs[detour + 1]
+    assert onward.decision == "anchor-retry" and json.loads(onward.reply) == {"anchor_entity": "Paris"}
+    assert 'Every relation of "Pierre Curie" was explored already' in onward.messages[-1].content
+    assert result.answer is False
+
+
 def test_a_retry_at_an_anchor_met_before_follows_the_mistake_of_an_explored_relation(sample: Source) -> None:
     birth = route_from_chain(sample.chains[0])[0]
     date = RouteStep("Marie Curie", "date of birth", Direction.OUT, tuple(sample.kg.triples("Marie Curie", "date of birth")), "")
