@@ -130,7 +130,7 @@ def test_the_same_seed_gives_the_same_pairs(geo: Source) -> None:
 def test_a_route_reads_every_entity_a_later_step_starts_from(geo: Source) -> None:
     chain = next(c for c in geo.chains if c.id.startswith("least_populous_neighbour"))
     run = program_for(chain, geo.kg)
-    route = route_from_program(geo.kg, run.memory)
+    route = route_from_program(geo.kg, run.memory, run.evidence)
     country = chain.topic_entities[0]
     borders = geo.kg.triples(country, "shares border with")
     assert (route[0].anchor, route[0].relation) == (country, "shares border with")
@@ -148,7 +148,7 @@ def test_a_count_over_a_threshold_rests_on_every_value_it_weighed(geo: Source) -
     run = program_for(chain, geo.kg)
     populations = [t for city in cities for t in geo.kg.triples(city.head, "population")]
     assert set(map(identity, run.evidence)) == set(map(identity, [*cities, *populations]))
-    route = route_from_program(geo.kg, run.memory)
+    route = route_from_program(geo.kg, run.memory, run.evidence)
     assert [(step.anchor, step.label) for step in route] == [
         (country, "country (incoming)"),
         *((city.head, "population") for city in cities),

@@ -164,7 +164,7 @@ class _ChainRun:
             reader = GoldReader(chain.answer, chain.triples, chain.conclusion)
             return _Case(Variant.GOLD, self.kg, route_from_chain(chain), reader)
         reader = ProgramReader(chain.question, run.program, run.evidence, chain.conclusion)
-        route = route_from_program(self.kg, run.memory) if chain.program else route_from_chain(chain)
+        route = route_from_program(self.kg, run.memory, run.evidence) if chain.program else route_from_chain(chain)
         return _Case(Variant.GOLD, self.kg, route, reader, strategies=frozenset({ARK, KAPING, KG_AGENT}), lines=run.program.lines)
 
     def contradicting(self, run: ProgramRun) -> list[_Case]:
@@ -193,8 +193,10 @@ class _ChainRun:
             answer = answer_of(memory.answer)
             if answer is None or same_answer(answer, chain.answer):
                 continue
-            reader = ProgramReader(chain.question, program, rests_on(edited, memory))
-            return [_Case(Variant.CONTRADICTING, edited, route_from_program(edited, memory), reader, frozenset({"answer"}))]
+            support = rests_on(edited, memory)
+            reader = ProgramReader(chain.question, program, support)
+            route = route_from_program(edited, memory, support)
+            return [_Case(Variant.CONTRADICTING, edited, route, reader, frozenset({"answer"}))]
         self.fail(Variant.CONTRADICTING.value, Reason.NO_CONTRADICTION, f"none of {tries} replaced tails changes the program's answer")
         return []
 

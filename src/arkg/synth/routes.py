@@ -8,6 +8,7 @@ is one step per entity it starts from, citing the edges that the answer rests on
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arkg.agents.kg_agent import KnowledgeMemory
@@ -15,7 +16,6 @@ from arkg.agents.kg_agent.program import Names, VarRef
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.synth.chains import Chain
-from arkg.synth.programs import rests_on
 from arkg.synth.wording import fit, implication
 
 HOP_TOOLS = {"get_tail_entity": Direction.OUT, "get_head_entity": Direction.IN, "get_entity_by_constraint": Direction.OUT}
@@ -56,12 +56,12 @@ def route_from_chain(chain: Chain) -> list[RouteStep]:
     ]
 
 
-def route_from_program(kg: KnowledgeGraph, memory: KnowledgeMemory) -> list[RouteStep]:
+def route_from_program(kg: KnowledgeGraph, memory: KnowledgeMemory, rests_on: Iterable[Triple]) -> list[RouteStep]:
     """The steps of a finished program's hops, in program order: each reads the edges that ground
-    its answer, and the edges to the entities that later steps start from (all the neighbours
-    whose populations are compared, not only the one that wins; every city a size threshold
-    weighed, not only those above it)."""
-    evidence = {identity(triple) for triple in rests_on(kg, memory)}
+    its answer (`rests_on`, from `programs.rests_on`: all the neighbours whose populations are
+    compared, not only the one that wins; every city a size threshold weighed, not only those above
+    it), and the edges to the entities that later steps start from."""
+    evidence = {identity(triple) for triple in rests_on}
     hops: dict[tuple[str, str, Direction], list[Triple]] = {}
     for step in memory.steps:
         direction = HOP_TOOLS.get(step.call.tool)
