@@ -9,7 +9,10 @@ per question, with the share of calls the cache answered (their wall time is not
 errors count as wrong. A second table tells how the questions ended (each stop reason and its count)
 and how the yes/no answers lean: answered yes, no or none, and right where the gold is yes and no.
 
-    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl
+With `--intervals` each accuracy carries its 95% Wilson interval: the noise a single run's figure has at
+its number of questions.
+
+    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals]
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+
+from colota_compare import wilson
 
 
 @dataclass(frozen=True)
@@ -82,12 +87,17 @@ def figures(label: str, path: Path) -> Figures:
     )
 
 
-def _share(pair: tuple[int, int]) -> str:
+def _share(pair: tuple[int, int], interval: bool = False) -> str:
     correct, asked = pair
-    return f"{correct}/{asked} ({correct / asked:.0%})" if asked else "-"
+    if not asked:
+        return "-"
+    if not interval:
+        return f"{correct}/{asked} ({correct / asked:.0%})"
+    low, high = wilson(correct, asked)
+    return f"{correct}/{asked} ({correct / asked:.0%}; {low:.0%}-{high:.0%})"
 
 
-def table(rows: list[Figures]) -> str:
+def table(rows: list[Figures], intervals: bool = False) -> str:
     header = (
         "| run | questions | yes/no correct | open correct | all correct | invalid attempts/q | gold retrieved | gold cited "
         "| calls/q | prompt tokens/q | completion tokens/q | wall s/q (mean, median) | calls from cache |"
@@ -96,7 +106,7 @@ def table(rows: list[Figures]) -> str:
     for f in rows:
         both = (f.yes_no[0] + f.open[0], f.yes_no[1] + f.open[1])
         lines.append(
-            f"| {f.label} | {f.questions} | {_share(f.yes_no)} | {_share(f.open)} | {_share(both)} "
+            f"| {f.label} | {f.questions} | {_share(f.yes_no, intervals)} | {_share(f.open, intervals)} | {_share(both, intervals)} "
             f"| {f.invalid_per_question:.2f} | {f.retrieved_recall:.1%} | {f.cited_recall:.1%} | {f.calls:.1f} "
             f"| {f.prompt_tokens:,.0f} | {f.completion_tokens:,.0f} | {f.wall_s:.1f}, {f.wall_s_median:.1f} | {f.cached_share:.0%} |"
         )
@@ -114,13 +124,16 @@ def endings(rows: list[Figures]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", help="LABEL=RESULTS.jsonl")
+    parser.add_argument("runs", nargs="+", help="LABEL=RESULTS.jsonl (the path is what follows the last '=')")
+    parser.add_argument("--intervals", action="store_true", help="add each accuracy's 95%% Wilson interval")
     args = parser.parse_args()
     rows = []
     for run in args.runs:
-        label, _, path = run.partition("=")
+        label, _, path = run.rpartition("=")
+        if not label or not Path(path).is_file():
+            parser.error(f"{run!r}: expected LABEL=RESULTS.jsonl, and {path!r} is not a file")
         rows.append(figures(label, Path(path)))
-    print(table(rows))
+    print(table(rows, args.intervals))
     print()
     print(endings(rows))
 

@@ -29,3 +29,20 @@ def test_the_endings_table_counts_stops_and_yes_no_answers_by_gold(tmp_path: Pat
     rows = [line for line in printed.splitlines() if line.startswith("| tuned |")]
     assert rows[0].startswith("| tuned | 6 | 3/5 (60%) | 0/1 (0%) | 3/6 (50%) |")
     assert rows[1] == f"| tuned | 4 {own}; 2 {k_max} | 3, 1, 1 | 2/2 (100%) | 1/3 (33%) |"
+
+
+def test_a_label_may_hold_an_equals_sign_and_intervals_are_wilson(tmp_path: Path) -> None:
+    records = [_record(True, True, "stop")] * 8 + [_record(True, False, "stop")] * 2
+    results = tmp_path / "run.jsonl"
+    results.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
+    printed = subprocess.run(
+        [sys.executable, FIGURES, f"lr=3e-4={results}", "--intervals"], capture_output=True, text=True, check=True
+    ).stdout
+    # 8 of 10: the 95% Wilson interval is 49% to 94%.
+    assert "| lr=3e-4 | 10 | 8/10 (80%; 49%-94%) | - | 8/10 (80%; 49%-94%) |" in printed
+
+
+def test_a_results_file_that_is_not_there_is_named(tmp_path: Path) -> None:
+    missing = tmp_path / "none.jsonl"
+    run = subprocess.run([sys.executable, FIGURES, f"tuned={missing}"], capture_output=True, text=True)
+    assert run.returncode == 2 and str(missing) in run.stderr
