@@ -1,11 +1,15 @@
-"""One CPU training step of `arkg tune`, two ways: logits at every position (what a causal LM's
-forward returns) against logits only where a reply token is predicted (`arkg.tune.train.reply_loss`).
+"""One CPU training step of `arkg tune`, several ways: logits at every position (what a causal LM's
+forward returns), logits only where a reply token is predicted (`arkg.tune.train.reply_loss`), and the
+latter under bfloat16 autocast (`arkg tune --precision bfloat16`, what `auto` takes on CPUs with
+AVX512-BF16 or AMX).
 
 Each way runs in its own process, alternating, so that each process's peak resident memory (VmHWM)
-is its own; the same batches of real pairs go through both, forward and backward (no optimizer step).
-Prints the median seconds per step and the median peak memory of each way, and their ratios.
+is its own; the same batches of real pairs go through every way, forward and backward (no optimizer
+step). Prints the median seconds per step and the median peak memory of each way, and their ratios to
+the first way.
 
-    python bench/tune_step.py runs/pairs.jsonl --batch 8 --max-tokens 768 --steps 3 --rounds 2
+    python bench/tune_step.py runs/pairs.jsonl --batch 8 --max-tokens 768 --steps 3 --rounds 2 [--layers 12]
+    python bench/tune_step.py runs/pairs.jsonl --ways reply-positions reply-positions-bf16
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-WAYS = ("all-positions", "reply-positions")
+WAYS = ("all-positions", "reply-positions", "reply-positions-bf16")
 
 
 def main() -> None:
@@ -29,15 +33,18 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3, help="timed steps per process, after one warm-up step")
     parser.add_argument("--rounds", type=int, default=2, help="processes per way, alternating")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--layers", type=int, help="adapt only the last N blocks, as arkg tune --layers (default: all)")
+    parser.add_argument("--ways", nargs="+", choices=WAYS, default=list(WAYS), help="the ways to time; ratios are to the first")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--way", choices=WAYS, help=argparse.SUPPRESS)  # set in the child processes
     arguments = parser.parse_args()
     if arguments.way:
         print(json.dumps(_measure(arguments)))
         return
-    results: dict[str, list[dict[str, float]]] = {way: [] for way in WAYS}
+    ways = list(dict.fromkeys(arguments.ways))
+    results: dict[str, list[dict[str, float]]] = {way: [] for way in ways}
     for round_ in range(arguments.rounds):
-        for way in WAYS:
+        for way in ways:
             child = subprocess.run([sys.executable, __file__, *sys.argv[1:], "--way", way], capture_output=True, text=True, check=True)
             results[way].append(json.loads(child.stdout.strip().splitlines()[-1]))
             print(f"round {round_ + 1}, {way}: {results[way][-1]}", file=sys.stderr)
@@ -45,10 +52,11 @@ def main() -> None:
     peak = {way: statistics.median(run["peak_gib"] for run in runs) for way, runs in results.items()}
     print(f"| way | s/step (median of {arguments.steps * arguments.rounds}) | peak RSS GiB (median of {arguments.rounds}) |")
     print("| --- | --- | --- |")
-    for way in WAYS:
+    for way in ways:
         print(f"| {way} | {step[way]:.2f} | {peak[way]:.2f} |")
-    old, new = WAYS
-    print(f"\nreply-positions / all-positions: time {step[new] / step[old]:.2f}, peak memory {peak[new] / peak[old]:.2f}")
+    first = ways[0]
+    for way in ways[1:]:
+        print(f"\n{way} / {first}: time {step[way] / step[first]:.2f}, peak memory {peak[way] / peak[first]:.2f}")
 
 
 def _measure(arguments: argparse.Namespace) -> dict[str, object]:
@@ -64,8 +72,13 @@ def _measure(arguments: argparse.Namespace) -> dict[str, object]:
     torch.manual_seed(arguments.seed)
     base = load_base()
     options = TuneOptions()
+    blocks = base.model.config.num_hidden_layers
+    layers = None if arguments.layers is None else list(range(blocks - arguments.layers, blocks))
     model = get_peft_model(
-        base.model, LoraConfig(r=options.rank, lora_alpha=options.alpha, target_modules=list(options.target_modules), task_type="CAUSAL_LM")
+        base.model,
+        LoraConfig(
+            r=options.rank, lora_alpha=options.alpha, target_modules=list(options.target_modules), layers_to_transform=layers, task_type="CAUSAL_LM"
+        ),
     )
     wanted = arguments.batch * (arguments.steps + 1)
     encoded = [encode(pair, base.tokenizer, 5.0) for pair in sample_pairs(read_pairs(arguments.pairs), wanted * 4, arguments.seed)]
@@ -86,8 +99,10 @@ def _measure(arguments: argparse.Namespace) -> dict[str, object]:
         }
         labels, weights = padded([e.labels for e in batch], IGNORED), padded([e.weights for e in batch], 0.0)
         began = time.perf_counter()
-        if arguments.way == "reply-positions":
-            loss, _ = reply_loss(model, inputs, labels, weights)
+        if arguments.way.startswith("reply-positions"):
+            bf16 = arguments.way.endswith("-bf16")
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+                loss, _ = reply_loss(model, inputs, labels, weights)
         else:
             logits = model(**inputs).logits[:, :-1]
             scored = labels[:, 1:] != IGNORED

@@ -15,6 +15,7 @@ from arkg.graph import open_graph
 from arkg.llm import LlamaCppModel
 from arkg.llm.bundled import bundled_model_path
 from arkg.tune import TuneError, TuneOptions, tune
+from arkg.tune.train import native_bf16
 
 from tune_pairs import write_pairs
 
@@ -51,6 +52,8 @@ def test_train_stop_resume_export_and_answer_through_llama_cpp(tmp_path: Path) -
     assert provenance["options"] == OPTIONS.model_dump(mode="json") and provenance["seed"] == 0
     assert provenance["command"] == "arkg tune --data pairs.jsonl"
     assert provenance["steps"] == 2 and provenance["final_loss"] > 0 and provenance["train_s"] > 0
+    # The default precision, auto: bfloat16 autocast where this CPU computes it natively.
+    assert provenance["device"] == "cpu" + (", bf16 autocast" if native_bf16(cuda=False) else "")
     assert set(provenance["loss_by_step"]) == {"1", "2"}
 
     # The adapter is llama.cpp's LoRA format: its metadata, and A/B for each linear layer of the last 2 blocks.

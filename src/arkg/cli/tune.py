@@ -16,7 +16,7 @@ from rich.markup import escape
 from arkg.cli.errors import user_errors
 from arkg.cli.eval_progress import progress_bar
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.tune import Phase, StepProgress, TuneOptions, TuneResult
+from arkg.tune import Phase, Precision, StepProgress, TuneOptions, TuneResult
 
 EXIT_INTERRUPTED = 130
 stderr = Console(stderr=True)
@@ -55,6 +55,10 @@ def tune(
     seed: Annotated[int, typer.Option(help="Seed of the initialisation, sampling and data order.")] = _DEFAULTS.seed,
     restart: Annotated[bool, typer.Option("--restart", help="Discard the folder's checkpoints and start over.")] = False,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: one per core; on shared cores 1 can be faster).")] = None,
+    precision: Annotated[
+        Precision,
+        typer.Option(help="Compute precision: auto takes bfloat16 autocast where the GPU or CPU (AVX512-BF16, AMX) computes it natively."),
+    ] = _DEFAULTS.precision,
 ) -> None:
     """Tune a LoRA adapter on training pairs and export it for llama.cpp.
 
@@ -73,7 +77,7 @@ def tune(
         options = TuneOptions(
             rank=rank, layers=layers, alpha=alpha, learning_rate=learning_rate, epochs=epochs, max_steps=max_steps,
             batch_size=batch_size, max_tokens=max_tokens, max_examples=max_examples, decision_weight=decision_weight,
-            warmup_steps=warmup_steps, save_every=save_every, seed=seed,
+            warmup_steps=warmup_steps, save_every=save_every, precision=precision, seed=seed,
         )
         stop = {"asked": False}
 

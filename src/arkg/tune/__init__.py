@@ -10,13 +10,14 @@ them, and every entry point raises TrainExtraMissing, naming the extra, when the
 
 from arkg.tune.data import Pair, TrainingDataError, read_pairs
 from arkg.tune.deps import TrainExtraMissing, require_train_extra
-from arkg.tune.options import TuneOptions
+from arkg.tune.options import Precision, TuneOptions
 from arkg.tune.run import Phase, TuneError, TuneResult, tune
 from arkg.tune.train import StepProgress
 
 __all__ = [
     "Pair",
     "Phase",
+    "Precision",
     "StepProgress",
     "TrainExtraMissing",
     "TrainingDataError",

@@ -18,7 +18,7 @@ from arkg.errors import ArkgError
 from arkg.tune.adapter_file import read_adapter
 from arkg.tune.base import TunableModel
 from arkg.tune.data import IGNORED, Encoded
-from arkg.tune.options import TuneOptions
+from arkg.tune.options import Precision, TuneOptions
 
 # Written into each checkpoint: training seconds up to it, summed over every session that led there.
 ELAPSED_FILE = "arkg-elapsed.json"
@@ -92,9 +92,7 @@ def train_adapter(
     from transformers import DataCollatorForSeq2Seq, PrinterCallback, Trainer, TrainerCallback, TrainingArguments
 
     cuda = torch.cuda.is_available()
-    # bf16 autocast over float32 weights: the tensor cores' fast path on GPUs made for it, while the
-    # adapter's weights and optimizer state stay float32.
-    bf16 = cuda and torch.cuda.is_bf16_supported()
+    bf16 = options.precision is Precision.BFLOAT16 or (options.precision is Precision.AUTO and native_bf16(cuda))
     blocks = base.model.config.num_hidden_layers
     if options.layers is not None and options.layers > blocks:
         raise TuneError(f"layers={options.layers}: the model has {blocks} blocks")
@@ -166,7 +164,6 @@ def train_adapter(
         remove_unused_columns=False,
         include_num_input_tokens_seen=True,
         use_cpu=not cuda,
-        bf16=bf16,
     )
     pad = DataCollatorForSeq2Seq(base.tokenizer, padding=True, label_pad_token_id=IGNORED)
 
@@ -179,7 +176,10 @@ def train_adapter(
     class WeightedTrainer(Trainer):
         def compute_loss(self, model: Any, inputs: dict[str, Any], return_outputs: bool = False, num_items_in_batch: Any = None) -> Any:
             weights, labels = inputs.pop("weights"), inputs.pop("labels")
-            loss, logits = reply_loss(model, inputs, labels, weights)
+            # Autocast here, not through the Trainer's bf16 flag: that one wraps the model's forward,
+            # which reply_loss goes around (it runs the decoder and the output layer itself).
+            with torch.autocast("cuda" if cuda else "cpu", dtype=torch.bfloat16, enabled=bf16):
+                loss, logits = reply_loss(model, inputs, labels, weights)
             return (loss, {"logits": logits}) if return_outputs else loss
 
     trainer = WeightedTrainer(
@@ -203,9 +203,20 @@ def train_adapter(
         final_loss=sum(recent) / len(recent) if recent else None,
         losses=losses,
         train_s=earlier_s + session_s,
-        device=("cuda, bf16 autocast" if bf16 else "cuda") if cuda else "cpu",
+        device=("cuda" if cuda else "cpu") + (", bf16 autocast" if bf16 else ""),
         resumed_from=int(resume.name.removeprefix("checkpoint-")) if resume else None,
     )
+
+
+def native_bf16(cuda: bool) -> bool:
+    """Whether the device training runs on computes bfloat16 products in hardware."""
+    import torch
+
+    if cuda:
+        return bool(torch.cuda.is_bf16_supported())
+    # torch's own probes of the CPU's instruction sets (private, hence looked up with a fallback).
+    probes = (getattr(torch.cpu, name, None) for name in ("_is_avx512_bf16_supported", "_is_amx_tile_supported"))
+    return any(probe() for probe in probes if probe is not None)
 
 
 def examples_drawn(steps: int, examples: int, batch_size: int) -> int:
@@ -233,7 +244,9 @@ def weighted_loss(logits: Any, wanted: Any, weights: Any) -> Any:
     weights (equal weights: the plain mean)."""
     import torch.nn.functional as functional
 
-    losses = functional.cross_entropy(logits, wanted, reduction="none")
+    # In float32 even under bf16 autocast: a bfloat16 log-softmax over 49,152 words loses the small
+    # differences a nearly fitted reply's loss is made of.
+    losses = functional.cross_entropy(logits.float(), wanted, reduction="none")
     weights = weights.to(losses.dtype)
     return (losses * weights).sum() / weights.sum()
 
