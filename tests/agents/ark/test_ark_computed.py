@@ -31,6 +31,7 @@ def test_two_cited_latitudes_are_ordered_as_numbers_not_as_text():
         "(Swindon, latitude, 51.5580) and (Bristol, latitude, 51.4552): 51.5580 is greater than 51.4552.",
     ]
     assert lines[0].keys == lines[1].keys == ["T1", "T2"]
+    assert [line.kind for line in lines] == ["extremes", "ordering"]
 
 
 def test_negative_numbers_and_thousands_separators_compare_by_value():
@@ -75,6 +76,7 @@ def test_entity_values_are_counted_per_subject_and_compared_across_subjects():
         "(Portugal, shares border with, ?) 1 fact and (Kosovo, shares border with, ?) 3 facts: 1 is less than 3.",
     ]
     assert lines[2].keys == ["T1", "T2", "T3", "T4"]
+    assert [line.kind for line in lines] == ["count", "count", "ordering"]  # two counts compared: an ordering
 
 
 def test_a_single_value_of_a_single_subject_is_not_counted_and_incoming_edges_count_their_heads():

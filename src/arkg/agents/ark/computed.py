@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Literal
 
 from pydantic import BaseModel
 
@@ -26,9 +27,12 @@ MAX_LINES = 12  # the answer prompt stays short; pairs beyond this are left out,
 
 
 class Computed(BaseModel):
-    """One computed statement and the keys of the cited facts it rests on."""
+    """One computed statement, what it states, and the keys of the cited facts it rests on."""
 
     text: str
+    # extremes: who holds the largest and smallest value of a relation; ordering: how two values (or
+    # two counts of cited values) compare; count: how many values of a relation one subject has.
+    kind: Literal["extremes", "ordering", "count"]
     keys: list[str]
 
 
@@ -62,7 +66,7 @@ def _extremes(cited: Sequence[TripleRecord]) -> list[Computed]:
             if numbers
             else f"Earliest {named} cited: {_holders(low)}; latest: {_holders(high)}."
         )
-        lines.append(Computed(text=text, keys=_keys(records)))
+        lines.append(Computed(text=text, kind="extremes", keys=_keys(records)))
     return lines
 
 
@@ -82,7 +86,9 @@ def _orderings(cited: Sequence[TripleRecord]) -> list[Computed]:
         words = _order_words(left.tail, right.tail, dated=not numbers)
         facts = f"{triple_text(left.as_triple())} and {triple_text(right.as_triple())}"
         lines.append(
-            Computed(text=f"{facts}: {one_line(left.tail)} {words} {one_line(right.tail)}.", keys=[left.key, right.key])
+            Computed(
+                text=f"{facts}: {one_line(left.tail)} {words} {one_line(right.tail)}.", kind="ordering", keys=[left.key, right.key]
+            )
         )
     return lines
 
@@ -114,13 +120,14 @@ def _counts(cited: Sequence[TripleRecord]) -> list[Computed]:
             if len(records) > 1 or len(subjects) > 1
         ]
         for pattern, records in counted:
-            lines.append(Computed(text=f"{pattern}: {_facts(len(records))} cited.", keys=_keys(records)))
+            lines.append(Computed(text=f"{pattern}: {_facts(len(records))} cited.", kind="count", keys=_keys(records)))
         for (left, left_records), (right, right_records) in combinations(counted, 2):
             words = _order_words(str(len(left_records)), str(len(right_records)), dated=False)
             lines.append(
                 Computed(
                     text=f"{left} {_facts(len(left_records))} and {right} {_facts(len(right_records))}:"
                     f" {len(left_records)} {words} {len(right_records)}.",
+                    kind="ordering",
                     keys=_keys([*left_records, *right_records]),
                 )
             )
