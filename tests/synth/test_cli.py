@@ -63,6 +63,29 @@ def test_compare_values_puts_computed_lines_in_the_ark_answer_prompts(tmp_path: 
     assert all("Computed" not in p["messages"][-2]["content"] for p in pairs if p["decision"] != "answer")
 
 
+def test_an_answer_picked_by_an_extreme_copies_the_computed_line_that_names_it(small_geo: tuple[Path, Path], tmp_path: Path) -> None:
+    db, questions = small_geo
+    out = tmp_path / "pairs.jsonl"
+    args = ["--geo-db", str(db), "--geo-questions", str(questions), "--split", "all", "--strategy", "ark", "--mode", "constrained"]
+    result = _invoke("--out", str(out), *args, "--variant", "gold", "--compare-values")
+    assert result.exit_code == 0, result.output
+    answers = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines() if '"decision": "answer"' in line]
+    picked = [p for p in answers if p["question_id"].startswith(("larger_population-", "larger_area-", "further_north-", "largest_neighbour-"))]
+    assert picked
+    for pair in picked:
+        reply = json.loads(pair["messages"][-1]["content"])
+        # The explanation is the prompt's line, word for word, and the answer the name it gives first.
+        assert re.fullmatch(r"(Largest|Smallest) [^:]+ cited: .+", reply["explanation"])
+        assert f"- {reply['explanation']}\n" in pair["messages"][-2]["content"]
+        assert reply["explanation"].split(" cited: ")[1].startswith(reply["answer"] + " (")
+    # Without the computed lines the prompt holds no such line, and the explanation names the facts.
+    plain = tmp_path / "plain.jsonl"
+    assert _invoke("--out", str(plain), *args, "--variant", "gold").exit_code == 0
+    explanations = [json.loads(json.loads(line)["messages"][-1]["content"])["explanation"]
+                    for line in plain.read_text(encoding="utf-8").splitlines() if '"decision": "answer"' in line]
+    assert explanations and not any(" cited: " in text for text in explanations)
+
+
 def test_retries_write_free_mode_retry_pairs_and_say_so_in_the_provenance(tmp_path: Path) -> None:
     out = tmp_path / "pairs.jsonl"
     result = _invoke("--out", str(out), "--sample", "--split", "all", "--strategy", "ark", "--mode", "free", "--retries")

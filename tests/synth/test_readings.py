@@ -28,6 +28,7 @@ def test_facts_holding_the_evidence_give_the_programs_answer_and_cite_it(sample:
     assert reading.answer is False and reading.cited == (BIRTH, COUNTRY)
     # The facts, then the comparison the answer comes from.
     assert reading.explanation == "From (Pierre Curie, place of birth, Paris); (Paris, country, France). Poland is not France."
+    assert not reading.picked
 
 
 @pytest.mark.parametrize(
@@ -47,6 +48,7 @@ def test_an_argmax_or_argmin_answer_names_the_extreme_as_the_computed_lines_do(
     reading = reader(facts)
     assert reading.answer == (picked.split(": ")[1].rstrip("."),)
     assert reading.explanation.endswith(f"). {picked}")
+    assert reading.picked
 
 
 def test_facts_missing_a_hop_settle_nothing_and_say_which_edge_is_missing(sample: Source) -> None:

@@ -43,6 +43,8 @@ class Reading:
     answer: GoldAnswer | None  # None: the facts do not settle it
     explanation: str
     cited: tuple[Triple, ...]  # the shown facts the answer rests on
+    # Whether an argmax / argmin decided the answer: ARK's computed lines then name the extreme too.
+    picked: bool = False
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,10 @@ class ProgramReader:
         if len(cited) == len(wanted):
             if answer is None:
                 raise NoLabel("the program settles nothing from facts that hold all its evidence")
-            then = _judged(memory) or _picked(memory)
-            explanation = fit(self.conclusion) if self.conclusion else facts_explanation(cited, then=then)
-            return Reading(answer, explanation, cited)
+            verdict = _judged(memory)
+            picked = "" if verdict else _picked(memory)
+            explanation = fit(self.conclusion) if self.conclusion else facts_explanation(cited, then=verdict or picked)
+            return Reading(answer, explanation, cited, picked=bool(picked))
         if answer is not None:
             raise NoLabel(f"{len(wanted) - len(cited)} of {len(wanted)} facts of the evidence are not shown, yet the rest gives {answer!r}")
         return Reading(None, _missing(memory, failed, facts), cited)

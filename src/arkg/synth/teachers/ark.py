@@ -27,8 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arkg.agents.ark.agent import ANOTHER_ANCHOR
+from arkg.agents.ark.computed import computed_lines
 from arkg.agents.ark.replies import AnchorReply, OpenAnswer, ReasoningReply, RelationReply, YesNoAnswer
 from arkg.agents.ark.trace import RelationsRetrieved, TriplesRetrieved
+from arkg.agents.answers import MAX_TEXT_CHARS
+from arkg.agents.trace import TripleRecord
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Triple
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
@@ -56,8 +59,8 @@ class ArkTeacher:
     plan: bool = False  # end each implication with the next step, or "Enough to answer."
     decisions: list[str] = field(default_factory=list)
     position: int = 0
-    shown: dict[str, Triple] = field(default_factory=dict)  # key -> fact, of the current step
-    cited: list[Triple] = field(default_factory=list)
+    shown: dict[str, TripleRecord] = field(default_factory=dict)  # key -> fact, of the current step
+    cited: dict[str, TripleRecord] = field(default_factory=dict)  # key -> fact as first cited, as ARK keeps them
     retries: bool = False  # free mode: a wrong anchor or relation first, then the gold one
     offered: list[str] = field(default_factory=list)  # relations offered for the current anchor
     explored: list[str] = field(default_factory=list)  # ... and those it followed in earlier steps
@@ -66,7 +69,7 @@ class ArkTeacher:
 
     def observe(self, event: Any) -> None:
         if isinstance(event, TriplesRetrieved):
-            self.shown = {record.key: record.as_triple() for record in event.triples}
+            self.shown = {record.key: record for record in event.triples}
         elif isinstance(event, RelationsRetrieved):
             self.offered, self.explored = list(event.offered), list(event.explored)
 
@@ -95,7 +98,7 @@ class ArkTeacher:
         if issubclass(output, ReasoningReply):
             return self._decide("reasoning", self._reasoning())
         if issubclass(output, (YesNoAnswer, OpenAnswer)):
-            return self._decide("answer", self._answer())
+            return self._decide("answer", self._answer(messages[-1].content))
         raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK asked for {output.__name__}, which no route step answers")
 
     @property
@@ -169,13 +172,14 @@ class ArkTeacher:
     def _reasoning(self) -> dict[str, Any]:
         step = self.step
         gold = {identity(triple) for triple in step.triples}
-        keys = [key for key, triple in self.shown.items() if identity(triple) in gold]
+        keys = [key for key, record in self.shown.items() if identity(record.as_triple()) in gold]
         if not keys:
             raise NotFollowed(
                 Reason.NOT_FOLLOWED,
                 f"step {self.position + 1}: no gold fact of {step.anchor!r} / {step.label!r} among the {len(self.shown)} shown",
             )
-        self.cited += [self.shown[key] for key in keys]
+        for key in keys:
+            self.cited.setdefault(key, self.shown[key])
         self.position += 1
         following = self.route[self.position] if self.position < len(self.route) else None
         implication = step.implication
@@ -183,12 +187,31 @@ class ArkTeacher:
             implication = with_plan(implication, None if following is None else (following.anchor, following.label))
         return {"cited_keys": keys, "implication": implication, "continue_exploring": following is not None}
 
-    def _answer(self) -> dict[str, str]:
+    def _answer(self, prompt: str) -> dict[str, str]:
         try:
-            reading = self.reader(self.cited)
+            reading = self.reader([record.as_triple() for record in self.cited.values()])
         except NoLabel as error:
             raise NotFollowed(Reason.NO_LABEL, str(error)) from None
-        return {"explanation": reading.explanation, "answer": reply_answer(reading, self.yes_no)}
+        explanation = self._computed_explanation(reading, prompt) or reading.explanation
+        return {"explanation": explanation, "answer": reply_answer(reading, self.yes_no)}
+
+    def _computed_explanation(self, reading: Reading, prompt: str) -> str:
+        """For an answer an argmax / argmin decided, the computed line of the prompt that names the
+        extreme, word for word; "" when the prompt holds none (computed comparisons off).
+
+        Copying a line it was shown is easier for a small model than writing the pick anew: after
+        "Largest population cited: " the prompt itself holds the name that follows, where "Largest
+        population: " is followed by whichever name the model thinks of, often the question's first."""
+        if not reading.picked:
+            return ""
+        resting = {identity(triple) for triple in reading.cited}
+        keys = {key for key, record in self.cited.items() if identity(record.as_triple()) in resting}
+        lines = [
+            line.text
+            for line in computed_lines(list(self.cited.values()))
+            if line.kind == "extremes" and set(line.keys) <= keys and f"- {line.text}\n" in prompt
+        ]
+        return lines[0] if len(lines) == 1 and len(lines[0]) <= MAX_TEXT_CHARS else ""
 
 
 def misspelt(name: str) -> str:
