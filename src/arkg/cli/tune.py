@@ -127,9 +127,53 @@ def tune(
     )
 
 
+def merge_adapters(
+    adapters: Annotated[
+        list[str],
+        typer.Argument(help="Adapter files (GGUF), each as PATH=WEIGHT or PATH (then every adapter weighs 1/N).", show_default=False),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="The merged adapter (GGUF); its provenance is written beside it as .json.")],
+    rank: Annotated[
+        int | None, typer.Option(min=1, help="Approximate the sum at this LoRA rank (truncated SVD); default: exact, the ranks summed.")
+    ] = None,
+) -> None:
+    """Merge LoRA adapters into one whose update is the weighted sum of theirs (a model soup of adapters).
+
+    Two adapters tuned from one start on different data can keep much of what each does well (docs/BENCHMARKS.md, recipe 31). Use the result with --model 'llamacpp:+OUT'.
+    """
+    with user_errors():
+        from arkg.tune.merge import merge_adapters as run_merge
+
+        parts = [_weighted(text) for text in adapters]
+        if all(weight is None for _, weight in parts):
+            parts = [(path, 1.0 / len(parts)) for path, _ in parts]
+        elif any(weight is None for _, weight in parts):
+            raise typer.BadParameter("give every adapter a weight (PATH=WEIGHT), or none", param_hint="ADAPTERS")
+        result = run_merge(parts, out, rank=rank, command=shlex.join(["arkg", *sys.argv[1:]]))  # type: ignore[arg-type]
+    kept = "exact" if result.kept == 1.0 else f"{result.kept:.2%} of the update kept in the weight that lost most"
+    console.print(
+        f"[green]Merged[/green] {len(parts)} adapters at rank {result.rank} ({kept}).\n"
+        f"Adapter: {escape(str(result.adapter))} (provenance: {escape(str(result.sidecar))})\n"
+        f"Use it: --model 'llamacpp:+{escape(str(result.adapter))}'",
+        highlight=False,
+    )
+
+
+def _weighted(text: str) -> tuple[Path, float | None]:
+    """PATH=WEIGHT, split at the last '=' when what follows is a number (a path may hold '=')."""
+    path, _, weight = text.rpartition("=")
+    if path:
+        try:
+            return Path(path), float(weight)
+        except ValueError:
+            pass
+    return Path(text), None
+
+
 def register(app: typer.Typer) -> None:
-    """Add `arkg tune` to the main CLI."""
+    """Add `arkg tune` and `arkg merge-adapters` to the main CLI."""
     app.command(name="tune")(tune)
+    app.command(name="merge-adapters")(merge_adapters)
 
 
 def _drawn(result: TuneResult) -> str:

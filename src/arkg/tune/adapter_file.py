@@ -8,6 +8,7 @@ for each adapted weight `W` (named as in the base GGUF, e.g. `blk.0.attn_q.weigh
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +38,83 @@ def export_adapter(peft_model: Any, path: str | Path, *, alpha: float, f16: bool
             b = _rope_permute(b, heads)
         tensors[f"{gguf_name}.weight.lora_a"] = a.astype(dtype)
         tensors[f"{gguf_name}.weight.lora_b"] = b.astype(dtype)
+    return write_lora_file(tensors, Path(path), alpha=alpha)
+
+
+def read_adapter(peft_model: Any, path: str | Path, *, alpha: float) -> None:
+    """Set the LoRA weights of `peft_model` to those of the adapter file at `path` (as `export_adapter`
+    writes it), so that the model computes what llama.cpp computes with that file.
+
+    The file must adapt exactly the model's LoRA layers, at the model's rank; a file written with
+    another alpha has its B matrices rescaled, since the update is (alpha / r) B A.
+    """
+    require_train_extra()
+    import torch
+
+    path = Path(path)
+    lora = read_lora_file(path)
+    file_alpha = lora.alpha if lora.alpha is not None else alpha
+    stored = lora.tensors
+    expected = set()
+    layers = _adapted_layers(peft_model)
+    with torch.no_grad():
+        for gguf_name, module, heads in layers:
+            names = (f"{gguf_name}.weight.lora_a", f"{gguf_name}.weight.lora_b")
+            expected.update(names)
+            if names[0] not in stored or names[1] not in stored:
+                raise ModelError(f"{path}: no LoRA tensors for {gguf_name}, which this run adapts (tune the same layers)")
+            a, b = (stored[name] for name in names)
+            target_a, target_b = module.lora_A["default"].weight, module.lora_B["default"].weight
+            if a.shape != tuple(target_a.shape) or b.shape != tuple(target_b.shape):
+                raise ModelError(
+                    f"{path}: {gguf_name} has LoRA shapes {a.shape} and {b.shape}, this run's are"
+                    f" {tuple(target_a.shape)} and {tuple(target_b.shape)} (tune at the file's rank)"
+                )
+            if heads is not None:
+                b = _rope_unpermute(b, heads)
+            target_a.copy_(torch.from_numpy(a))
+            target_b.copy_(torch.from_numpy(b * (file_alpha / alpha)))
+    extra = sorted(set(stored) - expected)
+    if extra:
+        raise ModelError(f"{path}: adapts layers this run does not ({', '.join(extra[:3])}{', …' if len(extra) > 3 else ''})")
+
+
+@dataclass(frozen=True)
+class LoraFile:
+    """An adapter file's contents: alpha (None when the file names none) and its tensors as float32
+    arrays in the file's layout (lora_a: r x in, lora_b: out x r, llama.cpp's row order)."""
+
+    alpha: float | None
+    tensors: dict[str, Any]
+
+
+def read_lora_file(path: Path) -> LoraFile:
+    """Read a llama.cpp LoRA adapter file, refusing by name anything else."""
+    require_train_extra()
+    import gguf
+    import numpy as np
+
+    try:
+        reader = gguf.GGUFReader(str(path))
+    except (OSError, ValueError) as error:
+        raise ModelError(f"{path}: not a readable GGUF file ({error})") from error
+    kind = _string_field(reader, gguf.Keys.General.TYPE)
+    if kind != gguf.GGUFType.ADAPTER or _string_field(reader, gguf.Keys.Adapter.TYPE) != "lora":
+        raise ModelError(f"{path}: not a LoRA adapter (general.type is {kind!r})")
+    alpha_field = reader.get_field(gguf.Keys.Adapter.LORA_ALPHA)
+    return LoraFile(
+        alpha=float(alpha_field.contents()) if alpha_field is not None else None,
+        tensors={tensor.name: np.array(tensor.data, dtype=np.float32) for tensor in reader.tensors},
+    )
+
+
+def write_lora_file(tensors: dict[str, Any], path: Path, *, alpha: float) -> Path:
+    """Write tensors (named and laid out as `read_lora_file` returns them) as a llama.cpp LoRA adapter,
+    under a temporary name first, so that an interrupted write leaves nothing at `path`."""
+    import gguf
+
     if not tensors:
         raise ModelError("The model has no LoRA layers to export")
-    path = Path(path)
     temporary = path.with_name(f".{path.name}.partial")
     try:
         writer = gguf.GGUFWriter(str(temporary), ARCHITECTURE)
@@ -57,53 +132,6 @@ def export_adapter(peft_model: Any, path: str | Path, *, alpha: float, f16: bool
         temporary.unlink(missing_ok=True)
         raise
     return path
-
-
-def read_adapter(peft_model: Any, path: str | Path, *, alpha: float) -> None:
-    """Set the LoRA weights of `peft_model` to those of the adapter file at `path` (as `export_adapter`
-    writes it), so that the model computes what llama.cpp computes with that file.
-
-    The file must adapt exactly the model's LoRA layers, at the model's rank; a file written with
-    another alpha has its B matrices rescaled, since the update is (alpha / r) B A.
-    """
-    require_train_extra()
-    import gguf
-    import numpy as np
-    import torch
-
-    path = Path(path)
-    try:
-        reader = gguf.GGUFReader(str(path))
-    except (OSError, ValueError) as error:
-        raise ModelError(f"{path}: not a readable GGUF file ({error})") from error
-    kind = _string_field(reader, gguf.Keys.General.TYPE)
-    if kind != gguf.GGUFType.ADAPTER or _string_field(reader, gguf.Keys.Adapter.TYPE) != "lora":
-        raise ModelError(f"{path}: not a LoRA adapter (general.type is {kind!r})")
-    alpha_field = reader.get_field(gguf.Keys.Adapter.LORA_ALPHA)
-    file_alpha = float(alpha_field.contents()) if alpha_field is not None else alpha
-    stored = {tensor.name: tensor for tensor in reader.tensors}
-    expected = set()
-    layers = _adapted_layers(peft_model)
-    with torch.no_grad():
-        for gguf_name, module, heads in layers:
-            names = (f"{gguf_name}.weight.lora_a", f"{gguf_name}.weight.lora_b")
-            expected.update(names)
-            if names[0] not in stored or names[1] not in stored:
-                raise ModelError(f"{path}: no LoRA tensors for {gguf_name}, which this run adapts (tune the same layers)")
-            a, b = (np.array(stored[name].data, dtype=np.float32) for name in names)
-            target_a, target_b = module.lora_A["default"].weight, module.lora_B["default"].weight
-            if a.shape != tuple(target_a.shape) or b.shape != tuple(target_b.shape):
-                raise ModelError(
-                    f"{path}: {gguf_name} has LoRA shapes {a.shape} and {b.shape}, this run's are"
-                    f" {tuple(target_a.shape)} and {tuple(target_b.shape)} (tune at the file's rank)"
-                )
-            if heads is not None:
-                b = _rope_unpermute(b, heads)
-            target_a.copy_(torch.from_numpy(a))
-            target_b.copy_(torch.from_numpy(b * (file_alpha / alpha)))
-    extra = sorted(set(stored) - expected)
-    if extra:
-        raise ModelError(f"{path}: adapts layers this run does not ({', '.join(extra[:3])}{', …' if len(extra) > 3 else ''})")
 
 
 def _adapted_layers(peft_model: Any) -> list[tuple[str, Any, int | None]]:
