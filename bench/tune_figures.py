@@ -10,9 +10,10 @@ errors count as wrong. A second table tells how the questions ended (each stop r
 and how the yes/no answers lean: answered yes, no or none, and right where the gold is yes and no.
 
 With `--intervals` each accuracy carries its 95% Wilson interval: the noise a single run's figure has at
-its number of questions.
+its number of questions. With `--templates` a third table counts the right answers per question
+template (a geography question's id is TEMPLATE-N), for the templates where the runs differ.
 
-    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals]
+    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals] [--templates]
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ class Figures:
     stops: Counter[str]  # stop reason -> questions
     yes_no_answers: tuple[int, int, int]  # answered (yes, no, none) to the yes/no questions
     right_by_gold: tuple[tuple[int, int], tuple[int, int]]  # (correct, asked) where the gold is yes, and no
+    by_template: dict[str, tuple[int, int]]  # template -> (correct, asked)
 
 
 def _invalid_attempts(record: dict) -> int:
@@ -84,7 +86,18 @@ def figures(label: str, path: Path) -> Figures:
             (sum(bool(r["correct"]) for r in yes_no if r["gold"] is gold), sum(r["gold"] is gold for r in yes_no))
             for gold in (True, False)
         ),
+        by_template={
+            template: (sum(bool(r["correct"]) for r in group), len(group))
+            for template, group in _grouped(records, lambda r: r["question_id"].rpartition("-")[0] or r["question_id"]).items()
+        },
     )
+
+
+def _grouped(records: list[dict], key) -> dict[str, list[dict]]:  # type: ignore[no-untyped-def]
+    groups: dict[str, list[dict]] = {}
+    for record in records:
+        groups.setdefault(key(record), []).append(record)
+    return groups
 
 
 def _share(pair: tuple[int, int], interval: bool = False) -> str:
@@ -122,10 +135,24 @@ def endings(rows: list[Figures]) -> str:
     return "\n".join(lines)
 
 
+def templates(rows: list[Figures]) -> str:
+    """Right answers per template, where the runs do not all agree (a template a run lacks counts as -)."""
+    names = sorted({name for f in rows for name in f.by_template})
+    lines = ["| template | questions | " + " | ".join(f.label for f in rows) + " |", "|" + " --- |" * (len(rows) + 2)]
+    for name in names:
+        cells = [f.by_template.get(name) for f in rows]
+        if len({cell for cell in cells}) == 1:
+            continue
+        asked = max(cell[1] for cell in cells if cell)
+        lines.append(f"| {name} | {asked} | " + " | ".join("-" if cell is None else str(cell[0]) for cell in cells) + " |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="LABEL=RESULTS.jsonl (the path is what follows the last '=')")
     parser.add_argument("--intervals", action="store_true", help="add each accuracy's 95%% Wilson interval")
+    parser.add_argument("--templates", action="store_true", help="add right answers per template where the runs differ")
     args = parser.parse_args()
     rows = []
     for run in args.runs:
@@ -136,6 +163,9 @@ def main() -> None:
     print(table(rows, args.intervals))
     print()
     print(endings(rows))
+    if args.templates:
+        print()
+        print(templates(rows))
 
 
 if __name__ == "__main__":

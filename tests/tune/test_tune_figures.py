@@ -10,9 +10,9 @@ from pathlib import Path
 FIGURES = Path(__file__).resolve().parents[2] / "bench" / "tune_figures.py"
 
 
-def _record(gold: object, answer: object, stop: str) -> dict:
+def _record(gold: object, answer: object, stop: str, question_id: str = "borders-1") -> dict:
     return {
-        "gold": gold, "answer": answer, "correct": answer == gold, "stop_reason": stop, "elapsed_s": 1.0,
+        "question_id": question_id, "gold": gold, "answer": answer, "correct": answer == gold, "stop_reason": stop, "elapsed_s": 1.0,
         "usage": {"calls": 3, "cached_calls": 0, "prompt_tokens": 100, "completion_tokens": 10}, "trace": {"events": []},
     }  # fmt: skip
 
@@ -46,3 +46,19 @@ def test_a_results_file_that_is_not_there_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "none.jsonl"
     run = subprocess.run([sys.executable, FIGURES, f"tuned={missing}"], capture_output=True, text=True)
     assert run.returncode == 2 and str(missing) in run.stderr
+
+
+def test_templates_where_runs_differ_get_a_row_each(tmp_path: Path) -> None:
+    first = [_record(True, True, "stop", "borders-1"), _record(True, True, "stop", "borders-2"), _record(["Lima"], ["Lima"], "stop", "capital_of-7")]
+    second = [_record(True, False, "stop", "borders-1"), _record(True, True, "stop", "borders-2"), _record(["Lima"], ["Lima"], "stop", "capital_of-7")]
+    paths = []
+    for name, records in (("first", first), ("second", second)):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
+        paths.append(path)
+    printed = subprocess.run(
+        [sys.executable, FIGURES, f"a={paths[0]}", f"b={paths[1]}", "--templates"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "| template | questions | a | b |" in printed
+    assert "| borders | 2 | 2 | 1 |" in printed
+    assert "capital_of" not in printed  # both right on it: no row
