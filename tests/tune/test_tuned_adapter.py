@@ -19,10 +19,7 @@ def _sha256(path) -> str:  # type: ignore[no-untyped-def]
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def test_the_sidecar_records_how_the_shipped_adapter_was_made() -> None:
-    adapter = tuned_adapter_path()
-    provenance = json.loads(adapter.with_name(TUNED_ADAPTER_PROVENANCE).read_text(encoding="utf-8"))
-    assert provenance["adapter"]["sha256"] == _sha256(adapter)
+def _assert_made_by_arkg_tune(provenance: dict) -> None:
     assert provenance["base_model"]["sha256"] == _sha256(bundled_model_path())
     assert provenance["command"].startswith("arkg tune --data ")
     assert len(provenance["data"]["sha256"]) == 64 and provenance["data"]["used"] > 0
@@ -32,6 +29,20 @@ def test_the_sidecar_records_how_the_shipped_adapter_was_made() -> None:
     assert isinstance(provenance["seed"], int) and provenance["options"]["rank"] >= 1
     assert provenance["steps"] > 0 and provenance["train_s"] > 0 and provenance["final_loss"] > 0
     assert provenance["arkg_version"] and provenance["libraries"]["torch"].startswith("2.13")
+
+
+def test_the_sidecar_records_how_the_shipped_adapter_was_made() -> None:
+    """Made by `arkg tune`, or merged by `arkg merge-adapters` from adapters that were, each recorded."""
+    adapter = tuned_adapter_path()
+    provenance = json.loads(adapter.with_name(TUNED_ADAPTER_PROVENANCE).read_text(encoding="utf-8"))
+    assert provenance["adapter"]["sha256"] == _sha256(adapter)
+    if provenance["format"] == "arkg-merged-adapter/1":
+        assert provenance["command"].startswith("arkg merge-adapters ") and len(provenance["parts"]) >= 2
+        for part in provenance["parts"]:
+            assert part["provenance"]["adapter"]["sha256"] == part["sha256"] and part["weight"] > 0
+            _assert_made_by_arkg_tune(part["provenance"])
+    else:
+        _assert_made_by_arkg_tune(provenance)
 
 
 def test_the_tuned_model_is_another_model_to_the_cache() -> None:

@@ -65,8 +65,9 @@ def sample_graph_path() -> Path:
     return Path(str(files(__package__) / "sample_kg.jsonl"))
 
 
-# A LoRA adapter of the bundled SmolLM2-135M-Instruct made by `arkg tune` from `arkg synth` pairs;
-# the JSON beside it records the data, seed, hyper-parameters, command, loss and time.
+# A LoRA adapter of the bundled SmolLM2-135M-Instruct made by `arkg tune` from `arkg synth` pairs (two
+# such adapters merged by `arkg merge-adapters`); the JSON beside it records the data, seed,
+# hyper-parameters, command, loss and time of each.
 TUNED_ADAPTER = "smollm2-135m-arkg-lora.gguf"
 TUNED_ADAPTER_PROVENANCE = "smollm2-135m-arkg-lora.json"
 
