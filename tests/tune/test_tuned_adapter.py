@@ -56,7 +56,7 @@ def test_the_tuned_model_is_another_model_to_the_cache() -> None:
 
 
 # The three demo questions; the fourth sample question (a child's Nobel Prize, three hops) is left out:
-# the tuned model gets it wrong (docs/BENCHMARKS.md, recipes 7 and 12).
+# the tuned model gets it wrong (docs/BENCHMARKS.md, recipes 7, 12 and 31).
 DEMO = [sample for sample in SAMPLE_QUESTIONS if sample.question.startswith(("Was Marie Curie born", "Was Pierre Curie born"))]
 
 

@@ -6,15 +6,18 @@ them, and every entry point raises TrainExtraMissing, naming the extra, when the
     from arkg.tune import TuneOptions, tune
     result = tune("pairs.jsonl", "runs/tune", TuneOptions(max_steps=200))
     LlamaCppModel(lora_path=result.adapter)
+    merge_adapters([(Path("a.gguf"), 0.6), (Path("b.gguf"), 0.4)], Path("merged.gguf"), rank=8)
 """
 
 from arkg.tune.data import Pair, TrainingDataError, read_pairs
 from arkg.tune.deps import TrainExtraMissing, require_train_extra
+from arkg.tune.merge import MergeResult, merge_adapters
 from arkg.tune.options import Precision, TuneOptions
 from arkg.tune.run import Phase, TuneError, TuneResult, tune
 from arkg.tune.train import StepProgress
 
 __all__ = [
+    "MergeResult",
     "Pair",
     "Phase",
     "Precision",
@@ -24,6 +27,7 @@ __all__ = [
     "TuneError",
     "TuneOptions",
     "TuneResult",
+    "merge_adapters",
     "read_pairs",
     "require_train_extra",
     "tune",
