@@ -86,18 +86,18 @@ def figures(label: str, path: Path) -> Figures:
             (sum(bool(r["correct"]) for r in yes_no if r["gold"] is gold), sum(r["gold"] is gold for r in yes_no))
             for gold in (True, False)
         ),
-        by_template={
-            template: (sum(bool(r["correct"]) for r in group), len(group))
-            for template, group in _grouped(records, lambda r: r["question_id"].rpartition("-")[0] or r["question_id"]).items()
-        },
+        by_template=_by_template(records),
     )
 
 
-def _grouped(records: list[dict], key) -> dict[str, list[dict]]:  # type: ignore[no-untyped-def]
-    groups: dict[str, list[dict]] = {}
+def _by_template(records: list[dict]) -> dict[str, tuple[int, int]]:
+    right: Counter[str] = Counter()
+    asked: Counter[str] = Counter()
     for record in records:
-        groups.setdefault(key(record), []).append(record)
-    return groups
+        template = record["question_id"].rpartition("-")[0] or record["question_id"]
+        asked[template] += 1
+        right[template] += bool(record["correct"])
+    return {template: (right[template], count) for template, count in asked.items()}
 
 
 def _share(pair: tuple[int, int], interval: bool = False) -> str:
@@ -141,7 +141,7 @@ def templates(rows: list[Figures]) -> str:
     lines = ["| template | questions | " + " | ".join(f.label for f in rows) + " |", "|" + " --- |" * (len(rows) + 2)]
     for name in names:
         cells = [f.by_template.get(name) for f in rows]
-        if len({cell for cell in cells}) == 1:
+        if len(set(cells)) == 1:
             continue
         asked = max(cell[1] for cell in cells if cell)
         lines.append(f"| {name} | {asked} | " + " | ".join("-" if cell is None else str(cell[0]) for cell in cells) + " |")
