@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 
-@pytest.fixture(autouse=True)
-def _no_shadowed_datasets(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(autouse=True, scope="session")
+def _no_shadowed_datasets() -> Iterator[None]:
     """pytest puts tests/ on sys.path, where the folder tests/datasets looks like the `datasets` package
     to transformers' Trainer, which then fails looking for `datasets.Dataset`. That package is not
-    installed (nor needed): say so."""
+    installed (nor needed): say so, for the whole session, since module fixtures train too."""
     import transformers.trainer
 
-    monkeypatch.setattr(transformers.trainer, "is_datasets_available", lambda: False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(transformers.trainer, "is_datasets_available", lambda: False)
+        yield
 
 
 @pytest.fixture(scope="session")

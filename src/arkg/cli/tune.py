@@ -55,6 +55,7 @@ def tune(
     seed: Annotated[int, typer.Option(help="Seed of the initialisation, sampling and data order.")] = _DEFAULTS.seed,
     restart: Annotated[bool, typer.Option("--restart", help="Discard the folder's checkpoints and start over.")] = False,
     threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: one per core; on shared cores 1 can be faster).")] = None,
+    micro_batch_size: Annotated[int | None, typer.Option(min=1, help="Examples per forward pass, a divisor of --batch-size (default: all of them): the same steps in less memory; a run may resume with another.")] = None,
     precision: Annotated[
         Precision,
         typer.Option(help="Compute precision: auto takes bfloat16 autocast where the GPU or CPU (AVX512-BF16, AMX) computes it natively."),
@@ -105,7 +106,7 @@ def tune(
             with progress, two_step_ctrl_c(stopping):
                 result = run_tune(
                     data, out, options, base_model=base_model, from_adapter=from_adapter, command=shlex.join(["arkg", *sys.argv[1:]]),
-                    restart=restart, threads=threads, on_phase=on_phase, on_progress=on_progress, should_stop=lambda: stop["asked"],
+                    restart=restart, threads=threads, micro_batch_size=micro_batch_size, on_phase=on_phase, on_progress=on_progress, should_stop=lambda: stop["asked"],
                 )
         except QuitNow:
             stderr.print(f"[yellow]Quit[/yellow]: the last checkpoint in {escape(str(out))} is kept; the same command continues.")

@@ -27,7 +27,7 @@ from arkg.paths import write_atomically
 from arkg.tune.data import encode, read_pairs, sample_pairs
 from arkg.tune.deps import require_train_extra
 from arkg.tune.options import TuneOptions
-from arkg.tune.train import StepProgress, TuneError, examples_drawn, train_adapter
+from arkg.tune.train import StepProgress, TuneError, examples_drawn, micro_batch, train_adapter
 
 ADAPTER_FILE = "adapter.gguf"
 SIDECAR_FILE = "adapter.json"
@@ -73,6 +73,7 @@ def tune(
     command: str = "",
     restart: bool = False,
     threads: int | None = None,
+    micro_batch_size: int | None = None,
     on_phase: Callable[[Phase], None] = lambda phase: None,
     on_progress: Callable[[StepProgress], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
@@ -81,7 +82,9 @@ def tune(
 
     from_adapter: an adapter file of `base_model` (GGUF, as this function exports them) to tune further,
     at its rank and on its layers, instead of a fresh adapter. threads: torch's CPU threads (None: its
-    default, one per core). `should_stop` is polled after each step: True saves a checkpoint and
+    default, one per core). micro_batch_size: examples per forward pass, a divisor of the batch size
+    (None: the whole batch); it bounds the memory without changing the steps, so a run resumes with
+    another. `should_stop` is polled after each step: True saves a checkpoint and
     returns an unfinished result.
     """
     require_train_extra()
@@ -91,6 +94,7 @@ def tune(
     from arkg.tune.adapter_file import export_adapter
 
     data, out = Path(data), Path(out)
+    micro_batch(options, micro_batch_size)
     base_path = Path(base_model).expanduser() if base_model is not None else bundled_model_path()
     start_adapter = Path(from_adapter).expanduser() if from_adapter is not None else None
     if start_adapter is not None and not start_adapter.is_file():
@@ -120,7 +124,14 @@ def tune(
 
     on_phase(Phase("training", f"{len(examples):,} examples"))
     outcome = train_adapter(
-        base, examples, options, out / CHECKPOINTS, initial_adapter=start_adapter, on_progress=on_progress, should_stop=should_stop
+        base,
+        examples,
+        options,
+        out / CHECKPOINTS,
+        initial_adapter=start_adapter,
+        micro_batch_size=micro_batch_size,
+        on_progress=on_progress,
+        should_stop=should_stop,
     )
     result = TuneResult(
         out=out,
@@ -167,6 +178,7 @@ def tune(
         "arkg_version": version("arkg"),
         "libraries": {name: version(name) for name in LIBRARIES},
         "device": outcome.device,
+        "micro_batch_size": micro_batch_size or options.batch_size,
         "steps": outcome.steps,
         "train_s": round(outcome.train_s, 1),
         "final_loss": outcome.final_loss,

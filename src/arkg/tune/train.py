@@ -80,22 +80,29 @@ def train_adapter(
     checkpoints: Path,
     *,
     initial_adapter: Path | None = None,
+    micro_batch_size: int | None = None,
     on_progress: Callable[[StepProgress], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
 ) -> TrainOutcome:
     """Train a LoRA adapter on `examples`, checkpointing into `checkpoints` and resuming from it.
 
     initial_adapter: an adapter file (GGUF, as exported) to start from instead of peft's fresh one
-    (whose B is zero); a resumed run starts from its checkpoint instead."""
+    (whose B is zero); a resumed run starts from its checkpoint instead. micro_batch_size: examples
+    per forward pass (None: the whole batch); a step of `options.batch_size` examples then adds up the
+    gradients of several passes, the same step in less memory."""
     import torch
     from peft import LoraConfig, get_peft_model
-    from transformers import DataCollatorForSeq2Seq, PrinterCallback, Trainer, TrainerCallback, TrainingArguments
+    from transformers import DataCollatorForSeq2Seq, PrinterCallback, Trainer, TrainerCallback, TrainingArguments, set_seed
 
+    micro = micro_batch(options, micro_batch_size)
     cuda = torch.cuda.is_available()
     bf16 = options.precision is Precision.BFLOAT16 or (options.precision is Precision.AUTO and native_bf16(cuda))
     blocks = base.model.config.num_hidden_layers
     if options.layers is not None and options.layers > blocks:
         raise TuneError(f"layers={options.layers}: the model has {blocks} blocks")
+    # A fresh adapter's A matrices are drawn at random: from the seed, not from whatever the process
+    # drew before (two runs in one process would otherwise start apart).
+    set_seed(options.seed)
     peft_model = get_peft_model(
         base.model,
         LoraConfig(
@@ -146,7 +153,8 @@ def train_adapter(
 
     arguments = TrainingArguments(
         output_dir=str(checkpoints),
-        per_device_train_batch_size=options.batch_size,
+        per_device_train_batch_size=micro,
+        gradient_accumulation_steps=options.batch_size // micro,
         learning_rate=options.learning_rate,
         lr_scheduler_type="cosine",
         warmup_steps=options.warmup_steps,
@@ -174,12 +182,21 @@ def train_adapter(
         return batch
 
     class WeightedTrainer(Trainer):
+        # Each micro-batch's weighted loss sum is divided by the whole step's weight (what
+        # get_batch_samples returns as num_items_in_batch), so the passes add up to the step's weighted
+        # mean: the Trainer must not divide by the number of passes again.
+        loss_is_scaled_for_ga = True
+
+        def get_batch_samples(self, epoch_iterator: Any, num_batches: int, device: Any) -> tuple[list[Any], Any]:
+            batches, _ = super().get_batch_samples(epoch_iterator, num_batches, device)
+            return batches, sum(scored_weights(batch["labels"], batch["weights"]).sum() for batch in batches)
+
         def compute_loss(self, model: Any, inputs: dict[str, Any], return_outputs: bool = False, num_items_in_batch: Any = None) -> Any:
             weights, labels = inputs.pop("weights"), inputs.pop("labels")
             # Autocast here, not through the Trainer's bf16 flag: that one wraps the model's forward,
             # which reply_loss goes around (it runs the decoder and the output layer itself).
             with torch.autocast("cuda" if cuda else "cpu", dtype=torch.bfloat16, enabled=bf16):
-                loss, logits = reply_loss(model, inputs, labels, weights)
+                loss, logits = reply_loss(model, inputs, labels, weights, step_weight=num_items_in_batch)
             return (loss, {"logits": logits}) if return_outputs else loss
 
     trainer = WeightedTrainer(
@@ -208,6 +225,15 @@ def train_adapter(
     )
 
 
+def micro_batch(options: TuneOptions, size: int | None) -> int:
+    """Examples per forward pass: `size`, which must divide the batch size, or the whole batch."""
+    if size is None:
+        return options.batch_size
+    if size < 1 or options.batch_size % size:
+        raise TuneError(f"micro_batch_size={size} does not divide batch_size={options.batch_size}")
+    return size
+
+
 def native_bf16(cuda: bool) -> bool:
     """Whether the device training runs on computes bfloat16 products in hardware."""
     import torch
@@ -227,28 +253,35 @@ def examples_drawn(steps: int, examples: int, batch_size: int) -> int:
     return epochs * examples + min(rest * batch_size, examples)
 
 
-def reply_loss(model: Any, inputs: dict[str, Any], labels: Any, weights: Any) -> tuple[Any, Any]:
+def reply_loss(model: Any, inputs: dict[str, Any], labels: Any, weights: Any, step_weight: Any = None) -> tuple[Any, Any]:
     """The weighted loss of a batch and the logits it was computed from: those of the positions that
     predict a reply token, the only ones put through the output layer. Over SmolLM2's 49,152-word
     vocabulary, logits at every prompt position would be most of the activation memory (a batch of
-    8 x 768 tokens: 1.2 GB of float32) and a share of the compute, for tokens that are never scored."""
+    8 x 768 tokens: 1.2 GB of float32) and a share of the compute, for tokens that are never scored.
+    step_weight: the total weight of the optimizer step this batch is a part of (None: this batch's)."""
     causal = model.get_base_model()
     hidden = causal.get_decoder()(**inputs).last_hidden_state
     scored = labels[:, 1:] != IGNORED  # position t predicts token t + 1
     logits = causal.get_output_embeddings()(hidden[:, :-1][scored])
-    return weighted_loss(logits, labels[:, 1:][scored], weights[:, 1:][scored]), logits
+    return weighted_loss(logits, labels[:, 1:][scored], scored_weights(labels, weights), step_weight), logits
 
 
-def weighted_loss(logits: Any, wanted: Any, weights: Any) -> Any:
+def scored_weights(labels: Any, weights: Any) -> Any:
+    """The loss weights of the tokens a batch scores (the reply tokens, each predicted by the one before)."""
+    return weights[:, 1:][labels[:, 1:] != IGNORED]
+
+
+def weighted_loss(logits: Any, wanted: Any, weights: Any, total_weight: Any = None) -> Any:
     """Cross-entropy of each scored token (logits: one row per token), averaged with the tokens'
-    weights (equal weights: the plain mean)."""
+    weights (equal weights: the plain mean); divided by `total_weight` instead of these weights' sum
+    when the tokens are a part of a larger batch."""
     import torch.nn.functional as functional
 
     # In float32 even under bf16 autocast: a bfloat16 log-softmax over 49,152 words loses the small
     # differences a nearly fitted reply's loss is made of.
     losses = functional.cross_entropy(logits.float(), wanted, reduction="none")
     weights = weights.to(losses.dtype)
-    return (losses * weights).sum() / weights.sum()
+    return (losses * weights).sum() / (weights.sum() if total_weight is None else total_weight)
 
 
 def _elapsed_at(checkpoint: Path | None) -> float:
