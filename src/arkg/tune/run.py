@@ -94,7 +94,7 @@ def tune(
     from arkg.tune.adapter_file import export_adapter
 
     data, out = Path(data), Path(out)
-    micro_batch(options, micro_batch_size)
+    micro = micro_batch(options, micro_batch_size)
     base_path = Path(base_model).expanduser() if base_model is not None else bundled_model_path()
     start_adapter = Path(from_adapter).expanduser() if from_adapter is not None else None
     if start_adapter is not None and not start_adapter.is_file():
@@ -129,7 +129,7 @@ def tune(
         options,
         out / CHECKPOINTS,
         initial_adapter=start_adapter,
-        micro_batch_size=micro_batch_size,
+        micro_batch_size=micro,
         on_progress=on_progress,
         should_stop=should_stop,
     )
@@ -178,7 +178,7 @@ def tune(
         "arkg_version": version("arkg"),
         "libraries": {name: version(name) for name in LIBRARIES},
         "device": outcome.device,
-        "micro_batch_size": micro_batch_size or options.batch_size,
+        "micro_batch_size": micro,
         "steps": outcome.steps,
         "train_s": round(outcome.train_s, 1),
         "final_loss": outcome.final_loss,
