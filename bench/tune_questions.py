@@ -11,6 +11,7 @@ ids:FILE` turns into training pairs (synthesizing all 3,000+ train and dev quest
 than training on their pairs could use).
 
     python bench/tune_questions.py geo.jsonl [--per-kind 30]      # prints comma-separated ids
+    python bench/tune_questions.py geo.jsonl --per-kind 60 --offset 60   # the next 60 of each kind, or fewer
     python bench/tune_questions.py geo.jsonl --train 420 [--seed 0] > train-ids.txt
 """
 
@@ -37,10 +38,12 @@ def balanced(questions: list[GeoQuestion], count: int) -> list[GeoQuestion]:
     return chosen[:count]
 
 
-def evaluation_ids(path: Path, per_kind: int) -> list[str]:
+def evaluation_ids(path: Path, per_kind: int, offset: int = 0) -> list[str]:
+    """Each kind's balanced order, positions `offset` to `offset + per_kind`: a later offset draws a set
+    disjoint from an earlier one's, still balanced over templates (fewer where the split runs out)."""
     test = [question for question in read_questions(path) if question.split == "test"]
-    yes_no = balanced([q for q in test if q.answer_type == "boolean"], per_kind)
-    open_ = balanced([q for q in test if q.answer_type != "boolean"], per_kind)
+    yes_no = balanced([q for q in test if q.answer_type == "boolean"], offset + per_kind)[offset:]
+    open_ = balanced([q for q in test if q.answer_type != "boolean"], offset + per_kind)[offset:]
     return [question.id for question in yes_no + open_]
 
 
@@ -54,13 +57,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("questions", type=Path)
     parser.add_argument("--per-kind", type=int, default=30)
+    parser.add_argument("--offset", type=int, default=0, help="skip this many of each kind first")
     parser.add_argument("--train", type=int, help="print this many training question ids instead")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.train:
         print("\n".join(training_ids(args.questions, args.train, args.seed)))
     else:
-        print(",".join(evaluation_ids(args.questions, args.per_kind)))
+        print(",".join(evaluation_ids(args.questions, args.per_kind, args.offset)))
 
 
 if __name__ == "__main__":
