@@ -137,3 +137,18 @@ def test_the_command_weighs_adapters_equally_unless_told_and_refuses_half_given_
     assert [part["weight"] for part in json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["parts"]] == [0.2, 0.8]
     result = runner.invoke(app, ["merge-adapters", f"{first}=0.2", str(second), "--out", str(out)])
     assert result.exit_code != 0 and "give every adapter a weight" in result.output
+
+
+def test_a_negative_weight_subtracts_so_two_runs_increments_add_onto_their_common_start(tmp_path: Path) -> None:
+    """start + (one - start) + (two - start), as `one=1 two=1 start=-1` on the command line."""
+    start = _lora(tmp_path / "start.gguf", rank=2, alpha=2, seed=3)
+    one = _lora(tmp_path / "one.gguf", rank=2, alpha=2, seed=4)
+    two = _lora(tmp_path / "two.gguf", rank=2, alpha=2, seed=5)
+    out = tmp_path / "sum.gguf"
+    result = CliRunner().invoke(app, ["merge-adapters", f"{one}=1", f"{two}=1", f"{start}=-1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    merged, parts = _updates(out), [_updates(path) for path in (start, one, two)]
+    for layer in LAYERS:
+        expected = parts[0][layer] + (parts[1][layer] - parts[0][layer]) + (parts[2][layer] - parts[0][layer])
+        assert np.allclose(merged[layer], expected, rtol=0, atol=1e-2 * np.abs(expected).max())
+    assert [part["weight"] for part in json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["parts"]] == [1, 1, -1]

@@ -131,7 +131,11 @@ def tune(
 def merge_adapters(
     adapters: Annotated[
         list[str],
-        typer.Argument(help="Adapter files (GGUF), each as PATH=WEIGHT or PATH (then every adapter weighs 1/N).", show_default=False),
+        typer.Argument(
+            help="Adapter files (GGUF), each as PATH=WEIGHT or PATH (then every adapter weighs 1/N). A negative"
+            " weight subtracts: B=1 C=1 A=-1 adds the increments of two runs tuned from A onto A.",
+            show_default=False,
+        ),
     ],
     out: Annotated[Path, typer.Option("--out", help="The merged adapter (GGUF); its provenance is written beside it as .json.")],
     rank: Annotated[
