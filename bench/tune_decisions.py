@@ -26,9 +26,8 @@ import numpy as np
 from llama_cpp import Llama
 from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
-from arkg.data import tuned_adapter_path
 from arkg.llm.bundled import bundled_model_path
-from arkg.llm.spec import TUNED, parse_model_spec
+from arkg.llm.spec import adapter_path, parse_model_spec
 from arkg.tune.weights import decisive_fields
 
 
@@ -58,7 +57,7 @@ def right_decisions(spec: str, records: list[dict]) -> dict[str, tuple[int, int]
     parsed = parse_model_spec(spec)
     if parsed.backend != "llamacpp":
         raise SystemExit(f"{spec}: next-token scores need an in-process llamacpp model")
-    adapter = str(tuned_adapter_path()) if parsed.adapter == TUNED else parsed.adapter
+    adapter = adapter_path(parsed)
     # Scores at every position (logits_all), which arkg's own backend never needs.
     llama = Llama(
         model_path=parsed.model or str(bundled_model_path()), lora_path=adapter, n_ctx=4096, logits_all=True, verbose=False

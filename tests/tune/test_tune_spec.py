@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from arkg.data import tuned_adapter_path
+from arkg.data import TUNED_ADAPTERS, tuned_adapter_path
 from arkg.errors import ModelError, SpecError
 from arkg.llm import ModelSpec, open_model, parse_model_spec
-from arkg.llm.spec import ACCEPTED_FORMS, TUNED
+from arkg.llm.spec import ACCEPTED_FORMS
 from arkg.tune import TrainExtraMissing, require_train_extra
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize(
     ("spec", "parsed"),
     [
-        ("llamacpp:tuned", ModelSpec("llamacpp", adapter=TUNED)),
+        ("llamacpp:tuned", ModelSpec("llamacpp", adapter="tuned")),
+        ("llamacpp:tuned-kg-agent", ModelSpec("llamacpp", adapter="tuned-kg-agent")),
         ("llamacpp:+/runs/a/adapter.gguf", ModelSpec("llamacpp", adapter="/runs/a/adapter.gguf")),
         ("llamacpp:/m/base.gguf+/runs/adapter.gguf", ModelSpec("llamacpp", model="/m/base.gguf", adapter="/runs/adapter.gguf")),
         # A "+" inside a directory name stays in the path: the split is right after ".gguf".
@@ -37,11 +38,13 @@ def test_adapter_specs(spec: str, parsed: ModelSpec) -> None:
 def test_the_tuned_adapter_fits_the_bundled_model_only() -> None:
     with pytest.raises(SpecError, match="write 'llamacpp:tuned'"):
         parse_model_spec("llamacpp:/m/other.gguf+tuned")
+    with pytest.raises(SpecError, match="write 'llamacpp:tuned-kg-agent'"):
+        parse_model_spec("llamacpp:+tuned-kg-agent")
 
 
 def test_accepted_forms_and_readme_name_every_adapter_form() -> None:
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    for form in ("llamacpp:tuned", "llamacpp:+/path/to/adapter.gguf", "llamacpp:/path/to/model.gguf+/path/to/adapter.gguf"):
+    for form in ("llamacpp:tuned", "llamacpp:tuned-kg-agent", "llamacpp:+/path/to/adapter.gguf", "llamacpp:/path/to/model.gguf+/path/to/adapter.gguf"):
         assert form in ACCEPTED_FORMS
         assert f"`{form}`" in readme
 
@@ -59,10 +62,12 @@ def test_a_file_that_is_no_adapter_is_an_error_not_ignored(tmp_path: Path) -> No
         open_model(f"llamacpp:+{bogus}", cache=False)
 
 
-def test_the_tuned_adapter_ships_in_the_package() -> None:
-    path = tuned_adapter_path()
-    assert path.is_file() and path.parent.name == "data"
+@pytest.mark.parametrize("name", sorted(TUNED_ADAPTERS))
+def test_each_tuned_adapter_ships_in_the_package(name: str) -> None:
+    path = tuned_adapter_path(name)
+    assert path.is_file() and path.parent.name == "data" and path.with_suffix(".json").is_file()
     assert 1_000_000 < path.stat().st_size < 8_000_000  # a few MB
+    assert open_model(f"llamacpp:{name}", cache=False).name.endswith("+" + path.name)
 
 
 def test_the_core_package_never_imports_torch() -> None:

@@ -1,5 +1,5 @@
-"""The tuned adapter shipped in arkg: its provenance, its identity to the response cache, and the
-README's demo questions answered with it."""
+"""The tuned adapters shipped in arkg: their provenance, their identity to the response cache, and the
+README's demo questions answered with the ARK one."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 import pytest
 
 from arkg.agents import build_strategy
-from arkg.data import SAMPLE_QUESTIONS, TUNED_ADAPTER_PROVENANCE, tuned_adapter_path
+from arkg.data import SAMPLE_QUESTIONS, TUNED_ADAPTERS, tuned_adapter_path
 from arkg.graph import open_graph
 from arkg.llm import open_model
 from arkg.llm.bundled import bundled_model_path
@@ -31,10 +31,11 @@ def _assert_made_by_arkg_tune(provenance: dict) -> None:
     assert provenance["arkg_version"] and provenance["libraries"]["torch"].startswith("2.13")
 
 
-def test_the_sidecar_records_how_the_shipped_adapter_was_made() -> None:
+@pytest.mark.parametrize("name", sorted(TUNED_ADAPTERS))
+def test_the_sidecar_records_how_the_shipped_adapter_was_made(name: str) -> None:
     """Made by `arkg tune`, or merged by `arkg merge-adapters` from adapters that were, each recorded."""
-    adapter = tuned_adapter_path()
-    provenance = json.loads(adapter.with_name(TUNED_ADAPTER_PROVENANCE).read_text(encoding="utf-8"))
+    adapter = tuned_adapter_path(name)
+    provenance = json.loads(adapter.with_suffix(".json").read_text(encoding="utf-8"))
     assert provenance["adapter"]["sha256"] == _sha256(adapter)
     if provenance["format"] == "arkg-merged-adapter/1":
         assert provenance["command"].startswith("arkg merge-adapters ") and len(provenance["parts"]) >= 2
@@ -45,14 +46,11 @@ def test_the_sidecar_records_how_the_shipped_adapter_was_made() -> None:
         _assert_made_by_arkg_tune(provenance)
 
 
-def test_the_tuned_model_is_another_model_to_the_cache() -> None:
-    base = open_model("llamacpp", cache=False)
-    tuned = open_model("llamacpp:tuned", cache=False)
-    digests = {}
-    assert tuned.name.endswith("+" + tuned_adapter_path().name)
-    assert base.cache_identity(lambda path: digests.setdefault(path, _sha256(path))) != tuned.cache_identity(
-        lambda path: digests.setdefault(path, _sha256(path))
-    )
+def test_each_tuned_model_is_another_model_to_the_cache() -> None:
+    digests: dict = {}
+    models = [open_model(spec, cache=False) for spec in ("llamacpp", *(f"llamacpp:{name}" for name in TUNED_ADAPTERS))]
+    identities = {model.cache_identity(lambda path: digests.setdefault(path, _sha256(path))) for model in models}
+    assert len(identities) == len(models)
 
 
 # The three demo questions; the fourth sample question (a child's Nobel Prize, three hops) is left out:
@@ -79,3 +77,9 @@ def test_the_tuned_model_answers_the_readme_questions_from_the_facts_that_ground
     cited = {(triple["head"], triple["relation"], triple["tail"]) for triple in result.cited_triples}
     assert set(sample.path) <= cited
     assert result.trace.invalid_attempts == 0
+
+
+def test_the_kg_agent_adapter_is_the_ark_adapter_tuned_further() -> None:
+    provenance = json.loads(tuned_adapter_path("tuned-kg-agent").with_suffix(".json").read_text(encoding="utf-8"))
+    assert provenance["from_adapter"]["sha256"] == _sha256(tuned_adapter_path("tuned"))
+    assert "--from-adapter" in provenance["command"]

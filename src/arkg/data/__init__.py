@@ -65,16 +65,22 @@ def sample_graph_path() -> Path:
     return Path(str(files(__package__) / "sample_kg.jsonl"))
 
 
-# A LoRA adapter of the bundled SmolLM2-135M-Instruct made by `arkg tune` from `arkg synth` pairs (two
-# such adapters merged by `arkg merge-adapters`); the JSON beside it records the data, seed,
-# hyper-parameters, command, loss and time of each.
-TUNED_ADAPTER = "smollm2-135m-arkg-lora.gguf"
-TUNED_ADAPTER_PROVENANCE = "smollm2-135m-arkg-lora.json"
+# LoRA adapters of the bundled SmolLM2-135M-Instruct made by `arkg tune` from `arkg synth` pairs, by the
+# model-spec name that selects each (`llamacpp:NAME`). The JSON beside each records the data, seed,
+# hyper-parameters, command, loss and time of its making (of each part, for adapters merged by `arkg
+# merge-adapters`). "tuned" is tuned for ARK; "tuned-kg-agent" further, on KG-Agent's programs as well.
+TUNED_ADAPTERS = {
+    "tuned": "smollm2-135m-arkg-lora.gguf",
+    "tuned-kg-agent": "smollm2-135m-arkg-kg-agent-lora.gguf",
+}
 
 
-def tuned_adapter_path() -> Path:
-    """The tuned adapter shipped with arkg (the model spec `llamacpp:tuned`)."""
-    return Path(str(files(__package__) / TUNED_ADAPTER))
+def tuned_adapter_path(name: str = "tuned") -> Path:
+    """A tuned adapter shipped with arkg (the model spec `llamacpp:NAME`); its provenance is the path
+    with the suffix .json."""
+    if name not in TUNED_ADAPTERS:
+        raise KeyError(f"no adapter named {name!r} ships with arkg; there are {', '.join(TUNED_ADAPTERS)}")
+    return Path(str(files(__package__) / TUNED_ADAPTERS[name]))
 
 
-__all__ = ["SAMPLE_QUESTIONS", "TUNED_ADAPTER", "SampleQuestion", "sample_graph_path", "tuned_adapter_path"]
+__all__ = ["SAMPLE_QUESTIONS", "TUNED_ADAPTERS", "SampleQuestion", "sample_graph_path", "tuned_adapter_path"]

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from arkg.data import tuned_adapter_path
+from arkg.data import TUNED_ADAPTERS, tuned_adapter_path
 from arkg.errors import SpecError
 from arkg.llm.base import ChatModel
 from arkg.llm.cache import CachedModel
@@ -19,6 +19,7 @@ from arkg.llm.cache import CachedModel
 ACCEPTED_FORMS = """\
   llamacpp                           the bundled SmolLM2-135M-Instruct (also: no spec at all)
   llamacpp:tuned                     the bundled model with arkg's tuned LoRA adapter (shipped in arkg)
+  llamacpp:tuned-kg-agent            the same, with the adapter tuned on KG-Agent's programs as well
   llamacpp:/path/to/model.gguf       a local GGUF model run by llama.cpp
   llamacpp:+/path/to/adapter.gguf    the bundled model with a llama.cpp LoRA adapter (e.g. from arkg tune)
   llamacpp:/path/to/model.gguf+/path/to/adapter.gguf
@@ -36,14 +37,13 @@ _ENV_VAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # BASE+ADAPTER: the split is the first "+" right after ".gguf" (or a leading "+": the bundled base),
 # so that a "+" inside a directory name stays part of the path.
 _WITH_ADAPTER = re.compile(r"(?P<base>(?:.*?\.gguf)?)\+(?P<adapter>.+)", re.IGNORECASE | re.DOTALL)
-# `llamacpp:tuned`: the adapter shipped in arkg (arkg.data.tuned_adapter_path()).
-TUNED = "tuned"
 
 
 @dataclass(frozen=True)
 class ModelSpec:
     """A parsed model spec. `model` is a GGUF path (None: bundled) for llamacpp, a model name for openai;
-    `adapter` a LoRA adapter GGUF path for llamacpp, or TUNED for the one shipped in arkg."""
+    `adapter` a LoRA adapter GGUF path for llamacpp, or the name of one shipped in arkg
+    (a key of arkg.data.TUNED_ADAPTERS: `llamacpp:tuned` is ModelSpec("llamacpp", adapter="tuned"))."""
 
     backend: Literal["llamacpp", "openai"]
     model: str | None = None
@@ -71,15 +71,22 @@ def parse_model_spec(spec: str | None) -> ModelSpec:
 def _parse_llamacpp(spec: str, body: str) -> ModelSpec:
     if not body:
         raise _spec_error(spec, "the model path after 'llamacpp:' is missing")
-    if body == TUNED:
-        return ModelSpec("llamacpp", adapter=TUNED)
+    if body in TUNED_ADAPTERS:
+        return ModelSpec("llamacpp", adapter=body)
     split = _WITH_ADAPTER.fullmatch(body)
     if split is None:
         return ModelSpec("llamacpp", model=body)
     adapter = split["adapter"]
-    if adapter == TUNED:
-        raise _spec_error(spec, "the tuned adapter fits the bundled model only: write 'llamacpp:tuned'")
+    if adapter in TUNED_ADAPTERS:
+        raise _spec_error(spec, f"the tuned adapters fit the bundled model only: write 'llamacpp:{adapter}'")
     return ModelSpec("llamacpp", model=split["base"] or None, adapter=adapter)
+
+
+def adapter_path(parsed: ModelSpec) -> str | None:
+    """The LoRA adapter file of a llamacpp spec: a shipped adapter's path in the package, else as written."""
+    if parsed.adapter in TUNED_ADAPTERS:
+        return str(tuned_adapter_path(parsed.adapter))
+    return parsed.adapter
 
 
 def _parse_openai(spec: str, body: str) -> ModelSpec:
@@ -196,8 +203,7 @@ def open_model(
     if parsed.backend == "llamacpp":
         from arkg.llm.llamacpp import LlamaCppModel  # loads llama.cpp: only when asked for
 
-        adapter = tuned_adapter_path() if parsed.adapter == TUNED else parsed.adapter
-        model = LlamaCppModel(parsed.model, n_threads=_llama_threads(), lora_path=adapter)
+        model = LlamaCppModel(parsed.model, n_threads=_llama_threads(), lora_path=adapter_path(parsed))
     else:
         from arkg.llm.openai_compat import OpenAICompatModel
 
