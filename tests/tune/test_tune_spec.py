@@ -98,3 +98,8 @@ def test_without_the_extra_tuning_names_it(monkeypatch: pytest.MonkeyPatch, tmp_
     assert result.exit_code == 1
     assert "pip install 'arkg[train]'" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "run").exists()
+
+
+def test_an_adapter_name_arkg_does_not_ship_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="no adapter named 'tuned-cot' ships with arkg; there are tuned, tuned-kg-agent"):
+        tuned_adapter_path("tuned-cot")

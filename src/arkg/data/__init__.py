@@ -79,7 +79,7 @@ def tuned_adapter_path(name: str = "tuned") -> Path:
     """A tuned adapter shipped with arkg (the model spec `llamacpp:NAME`); its provenance is the path
     with the suffix .json."""
     if name not in TUNED_ADAPTERS:
-        raise KeyError(f"no adapter named {name!r} ships with arkg; there are {', '.join(TUNED_ADAPTERS)}")
+        raise ValueError(f"no adapter named {name!r} ships with arkg; there are {', '.join(TUNED_ADAPTERS)}")
     return Path(str(files(__package__) / TUNED_ADAPTERS[name]))
 
 
