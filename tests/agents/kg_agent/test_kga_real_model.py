@@ -12,6 +12,7 @@ from arkg.agents import Query
 from arkg.agents.kg_agent import KgAgent, KgAgentSettings, LineAttempt
 from arkg.agents.modes import SelectionMode
 from arkg.graph import KnowledgeGraph, Triple
+from arkg.llm import open_model
 
 pytestmark = pytest.mark.slow
 
@@ -47,8 +48,6 @@ def test_the_kg_agent_adapter_reads_the_question_s_fact_first_and_ends_its_progr
     """What tuning on KG-Agent's programs changed: a first line that reads the fact the question names,
     and a program that ends (the bundled model without it runs to max_steps on most questions). Its
     verdict is not asserted: it judges the wrong pair here ("Warsaw contains Poland")."""
-    from arkg.llm import open_model
-
     model = open_model("llamacpp:tuned-kg-agent", cache=False)
     result = KgAgent(sample_kg, model, KgAgentSettings()).ask("Was Marie Curie born in Warsaw?")
     assert result.trace.program[0] == 'v1 = get_tail_entity(["Marie Curie"], "place of birth")'
