@@ -19,6 +19,10 @@ def test_eq_3(valid, c, expected):
     assert route_anchor(valid, c, C_MAX) is expected
 
 
+def test_eq_3_a_repeated_invalid_anchor_ends_the_decision():
+    assert route_anchor(False, 2, C_MAX, repeated=True) is Node.FINAL_ANSWER
+
+
 def test_eq_5():
     assert route_relations([], 1, C_MAX) is Node.PROMPT_ANCHOR
     assert route_relations(["has pet"], 1, C_MAX) is Node.PROMPT_RELATION
@@ -35,6 +39,10 @@ def test_eq_5():
 )  # fmt: skip
 def test_eq_7(outcome, c, anchor_attempts, expected):
     assert route_relation(outcome, c, C_MAX, anchor_attempts) is expected
+
+
+def test_eq_7_a_repeated_invalid_relation_ends_the_decision():
+    assert route_relation("invalid", 2, C_MAX, 1, repeated=True) is Node.FINAL_ANSWER
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,21 @@ def test_c_max_invalid_anchors_end_the_run():
     assert len(model.calls) == 3
 
 
+def test_an_invalid_anchor_given_twice_ends_the_run_before_c_max():
+    result, model = run([anchor("Briston"), anchor("Briston"), answer("unknown")])
+    assert nodes(result) == [1, 2, 3, 4, 3, 4, 11]
+    assert result.trace.events[-1].stop_reason is StopReason.REPEATED_ANCHOR
+    assert result.trace.invalid_attempts == 2
+    assert len(model.calls) == 3
+
+
+def test_retry_repeats_gives_a_repeated_anchor_the_papers_c_max_attempts():
+    replies = [anchor("Briston"), anchor("Briston"), *TWO_STEPS]
+    result, _ = run(replies, ArkSettings(mode="free", retry_repeats=True))
+    assert nodes(result) == [1, 2, 3, 4, 3, 4, 3, 4, 5, 6, 7, 8, 9, 10] + STEP + [11]
+    assert result.trace.invalid_attempts == 2
+
+
 def test_a_valid_anchor_on_the_last_allowed_attempt_goes_through():
     replies = [anchor("Yui"), anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T1"]), answer()]
     result, _ = run(replies, ArkSettings(mode="free", c_max=2))
@@ -137,6 +152,32 @@ def test_c_max_invalid_relations_end_the_run():
     result, _ = run(replies, ArkSettings(mode="free", c_max=2))
     assert nodes(result) == [1, 2, 3, 4, 5, 6, 7, 6, 7, 11]
     assert result.trace.events[-1].stop_reason is StopReason.C_MAX_RELATION
+
+
+def test_an_invalid_relation_given_twice_ends_the_run_before_c_max():
+    replies = [anchor("Yui Yuigahama"), relation("pet"), relation("pet"), answer("unknown")]
+    result, model = run(replies)
+    assert nodes(result) == [1, 2, 3, 4, 5, 6, 7, 6, 7, 11]
+    assert result.trace.events[-1].stop_reason is StopReason.REPEATED_RELATION
+    assert len(model.calls) == 4
+
+
+def test_a_relation_rejected_at_one_anchor_may_be_tried_once_more_at_the_next():
+    """Each anchor opens a new relation decision: its first "pet" is no repeat."""
+    replies = [
+        anchor("Yui Yuigahama"),
+        relation("pet"),
+        relation(""),
+        anchor("Sablé"),
+        relation("pet"),
+        relation("animal breed"),
+        reasoning(["T1"]),
+        answer(),
+    ]
+    result, _ = run(replies)
+    assert nodes(result) == [1, 2, 3, 4, 5, 6, 7, 6, 7, 4, 5, 6, 7, 6, 7, 8, 9, 10, 11]
+    assert result.trace.invalid_attempts == 2
+    assert result.trace.events[-1].stop_reason is StopReason.DONE
 
 
 def test_empty_relations_cannot_loop_past_the_anchor_budget():

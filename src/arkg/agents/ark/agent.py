@@ -96,10 +96,12 @@ class _Step:
     anchor_candidates: list[str] = field(default_factory=list)
     anchor: str = ""
     anchor_attempts: int = 0
+    rejected_anchors: set[str] = field(default_factory=set)
     relations: dict[str, _RelationOption] = field(default_factory=dict)  # R(k): label -> option, best first
     explored: list[str] = field(default_factory=list)  # labels of the anchor followed in earlier steps
     relation: _RelationOption | None = None
     relation_attempts: int = 0
+    rejected_relations: set[str] = field(default_factory=set)  # of the current anchor
     triples: dict[str, TripleRecord] = field(default_factory=dict)  # key -> triple shown
     triples_not_shown: int = 0
     context_before_reasoning: int = 0
@@ -207,6 +209,7 @@ class _Run:
         proposed = self.shown_names.get(shown, shown)
         valid = bool(proposed) and self.explorable(proposed)
         step.feedback = "" if valid else self.anchor_feedback(proposed)
+        repeated = not valid and self.repeats(proposed, step.rejected_anchors)
         if valid:
             step.anchor = proposed
         self.record(
@@ -220,9 +223,9 @@ class _Run:
                 call=call,
             )
         )
-        node = route_anchor(valid, step.anchor_attempts, self.settings.c_max)
+        node = route_anchor(valid, step.anchor_attempts, self.settings.c_max, repeated)
         if node is Node.FINAL_ANSWER:
-            self.stop_reason = StopReason.C_MAX_ANCHOR
+            self.stop_reason = StopReason.REPEATED_ANCHOR if repeated else StopReason.C_MAX_ANCHOR
         return node
 
     # Node 5
@@ -235,6 +238,7 @@ class _Run:
         by_label = {option.label: option for option in options if option.label not in step.explored}
         step.relations = {label: by_label[label] for label in rank_by_question(by_label, self.question)}
         step.relation_attempts = 0
+        step.rejected_relations = set()
         shown = self.relations_shown()
         self.record(
             RelationsRetrieved(
@@ -291,6 +295,7 @@ class _Run:
             )
         else:
             step.feedback = self.relation_feedback(proposed)
+        repeated = outcome == "invalid" and self.repeats(label, step.rejected_relations)
         if outcome == "valid":
             step.relation = step.relations[label]
         elif outcome == "empty" and len(step.anchor_candidates) > 1:
@@ -307,9 +312,12 @@ class _Run:
                 call=call,
             )
         )
-        node = route_relation(outcome, step.relation_attempts, self.settings.c_max, step.anchor_attempts)
+        node = route_relation(outcome, step.relation_attempts, self.settings.c_max, step.anchor_attempts, repeated)
         if node is Node.FINAL_ANSWER:
-            self.stop_reason = StopReason.C_MAX_ANCHOR if outcome == "empty" else StopReason.C_MAX_RELATION
+            if outcome == "empty":
+                self.stop_reason = StopReason.C_MAX_ANCHOR
+            else:
+                self.stop_reason = StopReason.REPEATED_RELATION if repeated else StopReason.C_MAX_RELATION
         return node
 
     # Node 8
@@ -541,6 +549,12 @@ class _Run:
             for record in event.triples
         }
         return list(shown.values())
+
+    def repeats(self, reply: str, rejected: set[str]) -> bool:
+        """Whether an invalid reply was rejected before in this decision (then remembered as such)."""
+        repeated = reply in rejected and not self.settings.retry_repeats
+        rejected.add(reply)
+        return repeated
 
     def relations_shown(self) -> list[str]:
         return list(self.step.relations)[: self.settings.max_relations_shown]

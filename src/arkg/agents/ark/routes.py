@@ -5,6 +5,11 @@ attempt would be thrown away (and C_max = 1 would never explore). Here a valid p
 through, so C_max is exactly the number of attempts a decision may take. An empty relation choice
 re-opens the anchor decision of the step, so it too needs an anchor attempt left; so does an anchor with
 no relation left to follow (eq. 5), or a model that keeps naming it would loop without end.
+
+`repeated` is arkg's addition to eqs. (3) and (7): an invalid reply the model already gave in the same
+decision ends it as c >= C_max does. The small models measured here repeat such a reply to C_max every
+time (greedy or sampled, with or without their earlier replies in the context), so the remaining
+attempts only spend calls; `ArkSettings.retry_repeats` restores the paper's retries.
 """
 
 from __future__ import annotations
@@ -12,11 +17,11 @@ from __future__ import annotations
 from arkg.agents.ark.trace import Node, RelationOutcome
 
 
-def route_anchor(valid: bool, c: int, c_max: int) -> Node:
+def route_anchor(valid: bool, c: int, c_max: int, repeated: bool = False) -> Node:
     """Eq. (3): route(a(k,c))."""
     if valid:  # a(k,c) ∈ E_head
         return Node.RETRIEVE_RELATIONS
-    if c >= c_max:
+    if c >= c_max or repeated:
         return Node.FINAL_ANSWER
     return Node.PROMPT_ANCHOR
 
@@ -28,13 +33,15 @@ def route_relations(relations: list[str], anchor_attempts: int, c_max: int) -> N
     return Node.PROMPT_RELATION
 
 
-def route_relation(outcome: RelationOutcome, c: int, c_max: int, anchor_attempts: int) -> Node:
+def route_relation(
+    outcome: RelationOutcome, c: int, c_max: int, anchor_attempts: int, repeated: bool = False
+) -> Node:
     """Eq. (7): route(r(k,c)); outcome is "empty" (r = ∅), "valid" (r ∈ R(k)) or "invalid"."""
     if outcome == "empty":
         return Node.SELECT_ANCHOR if anchor_attempts < c_max else Node.FINAL_ANSWER
     if outcome == "valid":
         return Node.RETRIEVE_TRIPLES
-    if c >= c_max:
+    if c >= c_max or repeated:
         return Node.FINAL_ANSWER
     return Node.PROMPT_RELATION
 

@@ -16,6 +16,12 @@ class ArkSettings(BaseModel):
     edges: EdgeSet = EdgeSet.OUT
     max_triples_shown: int = Field(20, ge=1, description="triples shown per step; the rest are counted in a note")
     max_relations_shown: int = Field(40, ge=1, description="relations offered per anchor; the rest are counted")
+    retry_repeats: bool = Field(
+        False,
+        description="let a decision go on to c_max attempts after the model repeats a reply already rejected"
+        " in it (the paper's retries); by default a repeat ends the decision, since a model that repeats a"
+        " rejected reply kept repeating it in every measured case",
+    )
     max_anchor_candidates: int = Field(8, ge=1, description="anchor options offered in constrained mode")
     compare_values: bool = Field(
         False,

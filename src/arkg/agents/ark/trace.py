@@ -51,6 +51,8 @@ class StopReason(str, Enum):
     C_MAX_ANCHOR = "c_max anchor attempts failed"
     C_MAX_RELATION = "c_max relation attempts failed"
     C_MAX_REASONING = "c_max reasoning attempts failed"
+    REPEATED_ANCHOR = "the model repeated a rejected anchor"
+    REPEATED_RELATION = "the model repeated a rejected relation"
     NO_ANCHOR = "no entity of the question is in the knowledge graph"
     BUDGET = BUDGET_SPENT
 
