@@ -119,6 +119,18 @@ def _apply(left: object, op: str, right: object) -> bool:
     raise ValueError(f"not a comparison: {op!r}")
 
 
+def is_text(value: Scalar) -> bool:
+    """Whether the value rules read a value as plain text: neither a number nor a date."""
+    return as_number(value) is None and as_date(value) is None
+
+
+def comparable(left: Scalar, op: str, right: Scalar) -> bool:
+    """Whether the value rules can decide `left op right` on its merits: orderings need two numbers or
+    two dates; (in)equality also takes two texts, but not a text and a number or date, which would
+    be unequal whatever they stand for."""
+    return compare(left, op, right) is not None and (op not in ("=", "!=") or is_text(left) == is_text(right))
+
+
 def same(left: Scalar, right: Scalar) -> bool:
     """Equality by the value rules (what `contains` and `overlaps` use)."""
     return compare(left, "=", right) is True

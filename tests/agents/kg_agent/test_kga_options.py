@@ -122,6 +122,28 @@ def test_numbers_and_props_of_the_memory_become_constraint_options(executor: Exe
     assert 'v2 = judge(v1, "contains", "Nobel Prize in Chemistry")' in options
 
 
+def test_judge_options_leave_out_verdicts_known_without_the_values(executor: Executor) -> None:
+    """A place and a date: no ordering, equality or overlap between them is offered (its verdict would
+    be None or False whatever the graph says); two dates, and a place against a name, are. Nor is a
+    variable judged against a name read off itself, unless the question names it."""
+    memory = executor.start("Was Marie Curie born in Warsaw, and before Pierre Curie?", ["Marie Curie", "Pierre Curie"])
+    executor.execute(memory, 'v1 = get_tail_entity(["Marie Curie"], "place of birth")')
+    executor.execute(memory, 'v2 = get_tail_entity(["Marie Curie"], "date of birth")')
+    executor.execute(memory, 'v3 = get_tail_entity(["Pierre Curie"], "date of birth")')
+    judges = [option for option in next_calls(executor, memory, limit=10_000) if "judge(" in option]
+    assert 'v4 = judge(v2, "<", v3)' in judges and 'v4 = judge(v2, "=", v3)' in judges
+    assert 'v4 = judge(v1, "contains", "Warsaw")' in judges and 'v4 = judge(v1, "=", "Warsaw")' in judges
+    mixed = [option for option in judges if option.startswith(("v4 = judge(v1, ", "v4 = judge(v2, ")) and option.endswith(("v1)", "v2)"))]
+    assert mixed == []
+    assert not any(option.startswith(("v4 = judge(v2", "v4 = judge(v3")) and '"Warsaw"' in option for option in judges)
+    for option in judges:
+        assert executor.evaluate(memory, option).value.value is not None, option
+    # Marie Curie's birth date against Pierre's is a question; against itself it is not.
+    assert 'v4 = judge(v3, "=", "7 November 1867")' in judges
+    assert 'v4 = judge(v2, "=", "7 November 1867")' not in judges
+    assert 'v4 = judge(v2, "contains", "7 November 1867")' not in judges
+
+
 def test_no_options_once_the_program_has_ended(executor: Executor) -> None:
     memory = executor.start("q", ["Paris"])
     executor.execute(memory, 'v1 = get_tail_entity(["Paris"], "country")')

@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from arkg.graph.literals import COMPARISONS
+from arkg.graph.literals import COMPARISONS, comparable, is_text
 from arkg.agents.kg_agent.program import Arg
 from arkg.agents.kg_agent.values import Entities, Number, ValueKind, single_value
 from arkg.graph.model import Direction
@@ -104,32 +104,46 @@ def suggest_constraint(tool: Tool, context: OptionContext) -> Suggestions:
 
 def suggest_judge(tool: Tool, context: OptionContext) -> Suggestions:
     """Compare variables with each other, then entity variables with names seen, then single values
-    with the question's numbers."""
+    with the question's numbers: only where the verdict turns on the values, not on their sorts (no
+    ordering of two names, no text equal to a number, no set of numbers holding a name), and not on
+    where the name came from (a variable against one of its own items, unless the question names it)."""
     a, op, b = _names_of(tool)[:3]
     kinds = (ValueKind.ENTITIES, ValueKind.NUMBER, ValueKind.BOOLEAN)
     refs = context.variables_of(*kinds)
     values = {ref: context.memory.value(ref.name) for ref in refs}
-    scalar = [ref for ref in refs if single_value(values[ref]) is not None]
+    single = {ref: single_value(values[ref]) for ref in refs}
+    scalar = [ref for ref in refs if single[ref] is not None]
+    sorts = {ref: _sorts(values[ref]) for ref in refs if isinstance(values[ref], Entities)}
     for left in refs:
         for right in refs:
             if left == right:
                 continue
             if left in scalar and right in scalar:
                 for comparison in _ORDER_FIRST:
-                    yield {a: left, op: comparison, b: right}
-            if isinstance(values[left], Entities) and isinstance(values[right], Entities):
+                    if comparable(single[left], comparison, single[right]):
+                        yield {a: left, op: comparison, b: right}
+            if left in sorts and right in sorts and sorts[left] & sorts[right]:
                 yield {a: left, op: "overlaps", b: right}
                 yield {a: left, op: "contains", b: right}
+    asked = {*context.memory.topic_entities, *context.mentions}
     for left in refs:
-        if isinstance(values[left], Entities):
+        if left in sorts:
+            own = set(values[left].items)  # type: ignore[union-attr]
             for seen in context.names:
-                yield {a: left, op: "contains", b: seen}
-                if left in scalar:
+                if seen in own and seen not in asked:
+                    continue  # a name read off this very variable: the verdict is known before the judge
+                if is_text(seen) in sorts[left]:
+                    yield {a: left, op: "contains", b: seen}
+                if left in scalar and comparable(single[left], "=", seen):
                     yield {a: left, op: "=", b: seen}
     for left in scalar:
         if isinstance(values[left], (Entities, Number)):
             for number in context.numbers:
                 for comparison in COMPARISONS:
-                    yield {a: left, op: comparison, b: number}
+                    if comparable(single[left], comparison, number):
+                        yield {a: left, op: comparison, b: number}
 
 
+def _sorts(value: Entities) -> set[bool]:
+    """Which sorts an entity set holds, as `is_text` of its items."""
+    return {is_text(item) for item in value.items}
