@@ -78,3 +78,13 @@ def test_an_ark_flag_is_refused_for_kg_agent(scripted) -> None:
     result = runner.invoke(app, ["ask", "--strategy", "kg-agent", "--k-max", "3", QUESTION])
     assert result.exit_code == 1 and "--k-max does not apply to strategy 'kg-agent'" in result.output
     assert models == []
+
+
+def test_ask_notes_the_adapter_tuned_for_the_strategy(scripted) -> None:
+    scripted(PROGRAM)
+    result = runner.invoke(app, ["ask", "--strategy", "kg-agent", "--model", "llamacpp:tuned", QUESTION])
+    assert result.exit_code == 0, result.output
+    assert "note: llamacpp:tuned-kg-agent is the adapter tuned for kg-agent; this run uses llamacpp:tuned" in result.stderr
+    scripted(PROGRAM)
+    result = runner.invoke(app, ["ask", "--strategy", "kg-agent", "--model", "llamacpp:tuned-kg-agent", QUESTION])
+    assert result.exit_code == 0 and "note:" not in result.stderr

@@ -18,6 +18,7 @@ from arkg.cli.render import describe, footer
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.errors import ArkgError
 from arkg.llm.base import Sampling
+from arkg.llm.spec import adapter_hint
 from arkg.paths import check_writable_file, write_atomically
 from arkg.session import Session
 
@@ -88,6 +89,8 @@ def ask(
         sampling = Sampling(temperature=temperature, seed=seed, max_tokens=info.max_tokens)
         budget = Budget(max_calls=max_calls, max_tokens=max_total_tokens)
         abstention = Abstention(grounded=grounded, samples=samples, agreement=agreement, temperature=sample_temperature)
+        if (hint := adapter_hint(model, strategy)) is not None:
+            Console(stderr=True).print(f"note: {hint}", style="yellow", highlight=False)
         with nullcontext() if as_json else console.status("Opening the knowledge graph and the model"):
             session = Session(db, model, cache=not no_cache, timeout=timeout, retries=retries)
         on_event = None if as_json else (lambda event: console.print(describe(event)))

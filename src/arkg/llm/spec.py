@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from arkg.data import TUNED_ADAPTERS, tuned_adapter_path
+from arkg.data import TUNED_ADAPTERS, TUNED_FOR, tuned_adapter_path
 from arkg.errors import SpecError
 from arkg.llm.base import ChatModel
 from arkg.llm.cache import CachedModel
@@ -53,6 +53,17 @@ class ModelSpec:
     retries: int | None = None
     body: dict[str, Any] = field(default_factory=dict, hash=False)  # extra request fields (body.FIELD=VALUE)
     adapter: str | None = None  # last, so that positional construction keeps its meaning
+
+
+def adapter_hint(spec: str | None, strategy: str) -> str | None:
+    """A note for a run of `strategy` on one shipped adapter when another ships tuned for that strategy."""
+    parsed = parse_model_spec(spec)
+    meant = {tuned_for: name for name, tuned_for in TUNED_FOR.items()}.get(strategy)
+    if parsed.backend != "llamacpp" or parsed.model is not None or parsed.adapter not in TUNED_ADAPTERS:
+        return None
+    if meant is None or meant == parsed.adapter:
+        return None
+    return f"llamacpp:{meant} is the adapter tuned for {strategy}; this run uses llamacpp:{parsed.adapter}"
 
 
 def parse_model_spec(spec: str | None) -> ModelSpec:
