@@ -20,7 +20,7 @@ class ArkSettings(BaseModel):
         False,
         description="let a decision go on to c_max attempts after the model repeats a reply already rejected"
         " in it (the paper's retries); by default a repeat ends the decision, since a model that repeats a"
-        " rejected reply kept repeating it in every measured case",
+        " rejected reply once nearly always repeats it to c_max",
     )
     max_anchor_candidates: int = Field(8, ge=1, description="anchor options offered in constrained mode")
     compare_values: bool = Field(
