@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from arkg.agents.kg_agent import Boolean, Entities, Executor, Number, next_calls
+from arkg.agents.kg_agent.settings import KgAgentSettings
+from arkg.agents.retrieval import link_entities
 from arkg.agents.kg_agent.values import triple_key
 from arkg.datasets.geo import GeoQuestion, generate_questions, read_questions, write_questions
 from arkg.datasets.geo.summary import summary_table
@@ -96,7 +98,9 @@ def test_gold_programs_replay_to_the_gold_answer_and_evidence(dataset: str, requ
     questions: list[GeoQuestion] = request.getfixturevalue(f"{dataset}_questions")
     executor = Executor(kg)
     for q in _replayed(questions):
-        memory = executor.start(q.question, q.entities)
+        # The topic entities as KG-Agent links them (its order, not the question's), so that constrained
+        # decoding is checked as a run meets it.
+        memory = executor.start(q.question, link_entities(kg, q.question, KgAgentSettings().max_topic_entities))
         for line in q.program:
             assert line in next_calls(executor, memory), (q.id, line)  # constrained decoding can write it
             executor.execute(memory, line)

@@ -144,6 +144,15 @@ def test_judge_options_leave_out_verdicts_known_without_the_values(executor: Exe
     assert 'v4 = judge(v2, "contains", "7 November 1867")' not in judges
 
 
+def test_symmetric_tools_are_offered_in_either_order(executor: Executor) -> None:
+    """Linking lists "Pierre Curie" first; the question names Marie Curie first, as a model would write."""
+    memory = executor.start("Who was born earlier, Marie Curie or Pierre Curie?", ["Pierre Curie", "Marie Curie"])
+    options = next_calls(executor, memory, limit=10_000)
+    for tool in ("union", "intersect"):
+        assert f'v1 = {tool}(["Pierre Curie"], ["Marie Curie"])' in options
+        assert f'v1 = {tool}(["Marie Curie"], ["Pierre Curie"])' in options
+
+
 def test_no_options_once_the_program_has_ended(executor: Executor) -> None:
     memory = executor.start("q", ["Paris"])
     executor.execute(memory, 'v1 = get_tail_entity(["Paris"], "country")')

@@ -40,9 +40,12 @@ def suggest_variables(*kinds: ValueKind) -> Callable[[Tool, OptionContext], Sugg
 
 
 def suggest_pairs(tool: Tool, context: OptionContext) -> Suggestions:
-    """Each unordered pair of entity sets once (earlier set first): intersect and union are symmetric."""
+    """Each pair of entity sets, earlier set first, then each the other way round. Intersect and union
+    are symmetric, but a model writes its operands in the question's order, which the order of the
+    sets (entity linking's, for topic entities) need not follow."""
     a, b = _names_of(tool)[:2]
-    for left, right in itertools.combinations(list(context.entity_sets), 2):
+    pairs = list(itertools.combinations(list(context.entity_sets), 2))
+    for left, right in [*pairs, *((right, left) for left, right in pairs)]:
         yield {a: left, b: right}
 
 
