@@ -11,9 +11,13 @@ and how the yes/no answers lean: answered yes, no or none, and right where the g
 
 With `--intervals` each accuracy carries its 95% Wilson interval: the noise a single run's figure has at
 its number of questions. With `--templates` a third table counts the right answers per question
-template (a geography question's id is TEMPLATE-N), for the templates where the runs differ.
+template (a geography question's id is TEMPLATE-N), for the templates where the runs differ. With
+`--invalid` a table tells where ARK's invalid attempts are: the questions holding one, the decisions
+(an anchor decision per step, a relation decision per anchor retrieved) in which the model gives a
+rejected reply again, how many of those then go on to another reply, and how many answers are those of
+the first run on the same questions.
 
-    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals] [--templates]
+    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals] [--templates] [--invalid]
 """
 
 from __future__ import annotations
@@ -47,6 +51,9 @@ class Figures:
     yes_no_answers: tuple[int, int, int]  # answered (yes, no, none) to the yes/no questions
     right_by_gold: tuple[tuple[int, int], tuple[int, int]]  # (correct, asked) where the gold is yes, and no
     by_template: dict[str, tuple[int, int]]  # template -> (correct, asked)
+    answers: dict[str, object]  # question id -> answer
+    with_invalid: int  # questions with an invalid attempt
+    repeating: tuple[int, int]  # (decisions giving a rejected reply again, of which then another reply)
 
 
 def _invalid_attempts(record: dict) -> int:
@@ -55,6 +62,35 @@ def _invalid_attempts(record: dict) -> int:
         (event["kind"] == "anchor" and not event["valid"]) or (event["kind"] == "relation" and event["outcome"] == "invalid")
         for event in events
     )
+
+
+def _decisions(record: dict) -> list[list[tuple[str, bool]]]:
+    """ARK's anchor and relation decisions in order, each as its attempts (reply, invalid)."""
+    decisions: dict[tuple[str, int], list[tuple[str, bool]]] = {}
+    relation_decision = 0
+    for event in (record.get("trace") or {}).get("events", []):
+        if event["kind"] == "relations":  # the relations of a new anchor: a new relation decision
+            relation_decision += 1
+        elif event["kind"] == "anchor":
+            decisions.setdefault(("anchor", event["step"]), []).append((event["proposed"], not event["valid"]))
+        elif event["kind"] == "relation":
+            decisions.setdefault(("relation", relation_decision), []).append((event["proposed"], event["outcome"] == "invalid"))
+    return list(decisions.values())
+
+
+def _repeating(records: list[dict]) -> tuple[int, int]:
+    repeats = went_on = 0
+    for record in records:
+        for attempts in _decisions(record):
+            rejected: set[str] = set()
+            for index, (reply, invalid) in enumerate(attempts):
+                if invalid and reply in rejected:
+                    repeats += 1
+                    went_on += any(later != reply for later, _ in attempts[index + 1 :])
+                    break
+                if invalid:
+                    rejected.add(reply)
+    return repeats, went_on
 
 
 def figures(label: str, path: Path) -> Figures:
@@ -87,6 +123,9 @@ def figures(label: str, path: Path) -> Figures:
             for gold in (True, False)
         ),
         by_template=_by_template(records),
+        answers={r["question_id"]: r["answer"] for r in records},
+        with_invalid=sum(_invalid_attempts(r) > 0 for r in records),
+        repeating=_repeating(records),
     )
 
 
@@ -148,11 +187,26 @@ def templates(rows: list[Figures]) -> str:
     return "\n".join(lines)
 
 
+def invalid(rows: list[Figures]) -> str:
+    lines = [
+        "| run | questions with an invalid attempt | decisions repeating a rejected reply | of which then another reply "
+        "| answers as the first run's |",
+        "|" + " --- |" * 5,
+    ]
+    first = rows[0].answers
+    for f in rows:
+        common = [question for question in f.answers if question in first]
+        same = sum(f.answers[question] == first[question] for question in common)
+        lines.append(f"| {f.label} | {f.with_invalid} | {f.repeating[0]} | {f.repeating[1]} | {same}/{len(common)} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="LABEL=RESULTS.jsonl (the path is what follows the last '=')")
     parser.add_argument("--intervals", action="store_true", help="add each accuracy's 95%% Wilson interval")
     parser.add_argument("--templates", action="store_true", help="add right answers per template where the runs differ")
+    parser.add_argument("--invalid", action="store_true", help="add where ARK's invalid attempts are, and answers as the first run's")
     args = parser.parse_args()
     rows = []
     for run in args.runs:
@@ -166,6 +220,9 @@ def main() -> None:
     if args.templates:
         print()
         print(templates(rows))
+    if args.invalid:
+        print()
+        print(invalid(rows))
 
 
 if __name__ == "__main__":

@@ -62,3 +62,34 @@ def test_templates_where_runs_differ_get_a_row_each(tmp_path: Path) -> None:
     assert "| template | questions | a | b |" in printed
     assert "| borders | 2 | 2 | 1 |" in printed
     assert "capital_of" not in printed  # both right on it: no row
+
+
+def _attempt(kind: str, step: int, proposed: str, ok: bool) -> dict:
+    if kind == "anchor":
+        return {"kind": "anchor", "step": step, "proposed": proposed, "valid": ok}
+    return {"kind": "relation", "step": step, "proposed": proposed, "outcome": "valid" if ok else "invalid"}
+
+
+def test_the_invalid_table_finds_repeated_rejections_per_decision_and_compares_answers(tmp_path: Path) -> None:
+    repeats_then_moves_on = _record(True, True, "stop", "borders-1")
+    repeats_then_moves_on["trace"]["events"] = [
+        _attempt("anchor", 1, "Briston", False), _attempt("anchor", 1, "Briston", False), _attempt("anchor", 1, "Bristol", True),
+        {"kind": "relations", "step": 1}, _attempt("relation", 1, "pet", False), _attempt("relation", 1, "pet", False),
+    ]  # fmt: skip
+    # "pet" rejected at one anchor and once at the next: two decisions, no repeat.
+    new_decision = _record(True, False, "stop", "borders-2")
+    new_decision["trace"]["events"] = [
+        {"kind": "relations", "step": 1}, _attempt("relation", 1, "pet", False), _attempt("relation", 1, "", True),
+        {"kind": "relations", "step": 1}, _attempt("relation", 1, "pet", False), _attempt("relation", 1, "has pet", True),
+    ]  # fmt: skip
+    clean = _record(True, True, "stop", "borders-3")
+    paths = []
+    for name, records in (("first", [repeats_then_moves_on, new_decision, clean]), ("second", [clean, repeats_then_moves_on])):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
+        paths.append(path)
+    printed = subprocess.run(
+        [sys.executable, FIGURES, f"a={paths[0]}", f"b={paths[1]}", "--invalid"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "| a | 2 | 2 | 1 | 3/3 |" in printed  # the anchor repeat goes on to "Bristol"; the relation repeat does not
+    assert "| b | 1 | 2 | 1 | 2/2 |" in printed

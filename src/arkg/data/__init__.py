@@ -75,8 +75,8 @@ TUNED_ADAPTERS = {
 }
 
 
-# The strategy each shipped adapter was tuned for.
-TUNED_FOR = {"tuned": "ark", "tuned-kg-agent": "kg-agent"}
+# The shipped adapter tuned for each strategy that has one.
+TUNED_FOR = {"ark": "tuned", "kg-agent": "tuned-kg-agent"}
 
 
 def tuned_adapter_path(name: str = "tuned") -> Path:

@@ -58,10 +58,9 @@ class ModelSpec:
 def adapter_hint(spec: str | None, strategy: str) -> str | None:
     """A note for a run of `strategy` on one shipped adapter when another ships tuned for that strategy."""
     parsed = parse_model_spec(spec)
-    meant = {tuned_for: name for name, tuned_for in TUNED_FOR.items()}.get(strategy)
-    if parsed.backend != "llamacpp" or parsed.model is not None or parsed.adapter not in TUNED_ADAPTERS:
-        return None
-    if meant is None or meant == parsed.adapter:
+    meant = TUNED_FOR.get(strategy)
+    shipped = parsed.backend == "llamacpp" and parsed.model is None and parsed.adapter in TUNED_ADAPTERS
+    if not shipped or meant in (None, parsed.adapter):
         return None
     return f"llamacpp:{meant} is the adapter tuned for {strategy}; this run uses llamacpp:{parsed.adapter}"
 
