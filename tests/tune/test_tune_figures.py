@@ -17,14 +17,19 @@ def _record(gold: object, answer: object, stop: str, question_id: str = "borders
     }  # fmt: skip
 
 
+def _results(path: Path, records: list[dict]) -> Path:
+    """A results file as `arkg eval` writes it: a header line, then one record per line."""
+    path.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
+    return path
+
+
 def test_the_endings_table_counts_stops_and_yes_no_answers_by_gold(tmp_path: Path) -> None:
     own, k_max = "the model stopped exploring", "k_max reasoning steps reached"
     records = [
         _record(True, True, own), _record(True, True, k_max), _record(False, True, own),
         _record(False, None, own), _record(False, False, own), _record(["Paris"], ["Lyon"], k_max),
     ]  # fmt: skip
-    results = tmp_path / "run.jsonl"
-    results.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
+    results = _results(tmp_path / "run.jsonl", records)
     printed = subprocess.run([sys.executable, FIGURES, f"tuned={results}"], capture_output=True, text=True, check=True).stdout
     rows = [line for line in printed.splitlines() if line.startswith("| tuned |")]
     assert rows[0].startswith("| tuned | 6 | 3/5 (60%) | 0/1 (0%) | 3/6 (50%) |")
@@ -33,8 +38,7 @@ def test_the_endings_table_counts_stops_and_yes_no_answers_by_gold(tmp_path: Pat
 
 def test_a_label_may_hold_an_equals_sign_and_intervals_are_wilson(tmp_path: Path) -> None:
     records = [_record(True, True, "stop")] * 8 + [_record(True, False, "stop")] * 2
-    results = tmp_path / "run.jsonl"
-    results.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
+    results = _results(tmp_path / "run.jsonl", records)
     printed = subprocess.run(
         [sys.executable, FIGURES, f"lr=3e-4={results}", "--intervals"], capture_output=True, text=True, check=True
     ).stdout
@@ -51,11 +55,7 @@ def test_a_results_file_that_is_not_there_is_named(tmp_path: Path) -> None:
 def test_templates_where_runs_differ_get_a_row_each(tmp_path: Path) -> None:
     first = [_record(True, True, "stop", "borders-1"), _record(True, True, "stop", "borders-2"), _record(["Lima"], ["Lima"], "stop", "capital_of-7")]
     second = [_record(True, False, "stop", "borders-1"), _record(True, True, "stop", "borders-2"), _record(["Lima"], ["Lima"], "stop", "capital_of-7")]
-    paths = []
-    for name, records in (("first", first), ("second", second)):
-        path = tmp_path / f"{name}.jsonl"
-        path.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
-        paths.append(path)
+    paths = [_results(tmp_path / "first.jsonl", first), _results(tmp_path / "second.jsonl", second)]
     printed = subprocess.run(
         [sys.executable, FIGURES, f"a={paths[0]}", f"b={paths[1]}", "--templates"], capture_output=True, text=True, check=True
     ).stdout
@@ -83,11 +83,10 @@ def test_the_invalid_table_finds_repeated_rejections_per_decision_and_compares_a
         {"kind": "relations", "step": 1}, _attempt("relation", 1, "pet", False), _attempt("relation", 1, "has pet", True),
     ]  # fmt: skip
     clean = _record(True, True, "stop", "borders-3")
-    paths = []
-    for name, records in (("first", [repeats_then_moves_on, new_decision, clean]), ("second", [clean, repeats_then_moves_on])):
-        path = tmp_path / f"{name}.jsonl"
-        path.write_text("\n".join(json.dumps(line) for line in [{"format": "arkg-eval/1"}, *records]) + "\n", encoding="utf-8")
-        paths.append(path)
+    paths = [
+        _results(tmp_path / "first.jsonl", [repeats_then_moves_on, new_decision, clean]),
+        _results(tmp_path / "second.jsonl", [clean, repeats_then_moves_on]),
+    ]
     printed = subprocess.run(
         [sys.executable, FIGURES, f"a={paths[0]}", f"b={paths[1]}", "--invalid"], capture_output=True, text=True, check=True
     ).stdout
