@@ -2,8 +2,9 @@
 
 A yes/no question answered with text (or a number) has no definite answer. An open question is
 answered correctly when the answer names exactly the gold entities (each written the KG's way or
-close to it: case, accents and small typos aside; "Paris, Lyon" or "Paris and Lyon" name two), or
-gives the gold number.
+close to it: case, accents and small typos aside; "Paris, Lyon" or "Paris and Lyon" name two, and in
+a list written with semicolons a name keeps its comma: "Tripoli, Libya; Abuja" names two), or gives the
+gold number.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from arkg.eval.dataset import GoldAnswer
 from arkg.eval.evidence import same_value
 
 _LIST_SEPARATOR = re.compile(r"\s*(?:,|;|\band\b)\s*", re.IGNORECASE)
+_SEMICOLON = re.compile(r"\s*;\s*")
 
 
 def definite(answer: Answer, gold: GoldAnswer) -> bool:
@@ -32,10 +34,17 @@ def is_correct(answer: Answer, gold: GoldAnswer) -> bool:
     text = str(answer).strip()
     if isinstance(gold, (int, float)):
         return same_value(text, str(gold))
-    # A name given twice ("Senegal, Senegal") names one entity: the answer is read as a set.
-    named = list({name.casefold(): name for name in _LIST_SEPARATOR.split(text) if name}.values())
-    whole = [text] if len(gold) == 1 else []  # a single gold name may itself hold a comma or "and"
-    return _same_names(named, gold) or _same_names(whole, gold)
+    readings = [_names(_LIST_SEPARATOR, text)]
+    if ";" in text:  # a list written with semicolons keeps a name's comma or "and" ("Tripoli, Libya; Abuja")
+        readings.append(_names(_SEMICOLON, text))
+    if len(gold) == 1:  # a single gold name may itself hold a comma or "and"
+        readings.append([text])
+    return any(_same_names(named, gold) for named in readings)
+
+
+def _names(separator: re.Pattern[str], text: str) -> list[str]:
+    """The names a list answer gives; a name given twice ("Senegal, Senegal") names one entity."""
+    return list({name.casefold(): name for name in separator.split(text) if name}.values())
 
 
 def _same_names(named: list[str], gold: tuple[str, ...]) -> bool:
