@@ -68,7 +68,7 @@ def sample_graph_path() -> Path:
 # LoRA adapters of the bundled SmolLM2-135M-Instruct made by `arkg tune` from `arkg synth` pairs, by the
 # model-spec name that selects each (`llamacpp:NAME`). The JSON beside each records the data, seed,
 # hyper-parameters, command, loss and time of its making (of each part, for adapters merged by `arkg
-# merge-adapters`). "tuned" is tuned for ARK; "tuned-kg-agent" further, on KG-Agent's programs as well.
+# merge-adapters`). "tuned" is tuned for ARK's steps; "tuned-kg-agent", from the same start, for KG-Agent's programs.
 TUNED_ADAPTERS = {
     "tuned": "smollm2-135m-arkg-lora.gguf",
     "tuned-kg-agent": "smollm2-135m-arkg-kg-agent-lora.gguf",

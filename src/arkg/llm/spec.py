@@ -19,7 +19,7 @@ from arkg.llm.cache import CachedModel
 ACCEPTED_FORMS = """\
   llamacpp                           the bundled SmolLM2-135M-Instruct (also: no spec at all)
   llamacpp:tuned                     the bundled model with arkg's tuned LoRA adapter (shipped in arkg)
-  llamacpp:tuned-kg-agent            the same, with the adapter tuned on KG-Agent's programs as well
+  llamacpp:tuned-kg-agent            the bundled model with the adapter tuned on KG-Agent's programs
   llamacpp:/path/to/model.gguf       a local GGUF model run by llama.cpp
   llamacpp:+/path/to/adapter.gguf    the bundled model with a llama.cpp LoRA adapter (e.g. from arkg tune)
   llamacpp:/path/to/model.gguf+/path/to/adapter.gguf
