@@ -10,7 +10,7 @@ import pytest
 
 from arkg.agents import build_strategy
 from arkg.data import SAMPLE_QUESTIONS, TUNED_ADAPTERS, tuned_adapter_path
-from arkg.graph import open_graph
+from arkg.graph import Triple, open_graph
 from arkg.llm import open_model
 from arkg.llm.bundled import bundled_model_path
 
@@ -90,6 +90,7 @@ def test_the_kg_agent_adapter_answers_the_readme_questions_with_a_program_that_r
     kg = open_graph(None)
     try:
         result = build_strategy("kg-agent", open_model("llamacpp:tuned-kg-agent", cache=False), kg).ask(sample.question)
+        assert all(Triple(**triple) in kg.triples(triple["head"], triple["relation"]) for triple in result.retrieved_triples)
     finally:
         kg.close()
     assert result.answer is sample.answer, result.trace.program
