@@ -11,6 +11,7 @@ import pytest
 
 from arkg.agents import build_strategy
 from arkg.agents.ark.trace import AnchorAttempt, RelationAttempt
+from arkg.errors import ModelError
 from arkg.graph import open_graph
 from arkg.llm import LlamaCppModel
 from arkg.llm.bundled import bundled_model_path
@@ -87,7 +88,14 @@ def test_train_stop_resume_export_and_answer_through_llama_cpp(tmp_path: Path) -
     assert set(after) == set(before) and all((after[name] == before[name]).all() for name in before)
     assert any(before[name].any() for name in before if name.endswith("lora_b"))  # a fresh adapter's B is zero
     started = json.loads(further.sidecar.read_text(encoding="utf-8"))["from_adapter"]
-    assert started == {"file": "adapter.gguf", "sha256": _sha256(done.adapter)}
+    # The start's own sidecar comes along, so the new one tells the whole making.
+    assert started == {"file": "adapter.gguf", "sha256": _sha256(done.adapter), "provenance": json.loads(done.sidecar.read_text(encoding="utf-8"))}
     with pytest.raises(TuneError, match="Adapter to start from not found: .*missing.gguf"):
         tune(data, tmp_path / "other", OPTIONS, from_adapter=tmp_path / "missing.gguf")
     assert not (tmp_path / "other").exists()  # refused before the run folder is made
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(done.adapter.read_bytes())
+    broken.with_suffix(".json").write_text("{", encoding="utf-8")
+    with pytest.raises(ModelError, match=r"broken.json: not valid JSON"):
+        tune(data, tmp_path / "other", OPTIONS, from_adapter=broken)
+    assert not (tmp_path / "other").exists()

@@ -4,6 +4,7 @@ and clear refusals of parts that cannot be merged."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from pathlib import Path
 
@@ -105,6 +106,21 @@ def test_a_single_adapter_merged_at_weight_one_computes_what_it_did(tmp_path: Pa
         assert torch.allclose(reread(tokens).logits, written(tokens).logits, atol=1e-3)
 
 
+def test_a_part_s_sidecar_is_kept_unless_it_names_another_file(tmp_path: Path) -> None:
+    part = _lora(tmp_path / "part.gguf", rank=2, alpha=4, seed=8)
+    sidecar = tmp_path / "part.json"
+
+    def recorded() -> object:
+        merged = merge_adapters([(part, 1.0)], tmp_path / "merged.gguf").sidecar
+        return json.loads(merged.read_text(encoding="utf-8"))["parts"][0]["provenance"]
+
+    sidecar.write_text(json.dumps({"adapter": {"sha256": "0" * 64}, "command": "arkg tune --data old.jsonl"}), encoding="utf-8")
+    assert recorded() is None  # a stale sidecar, left beside a file it does not describe
+    own = {"adapter": {"sha256": hashlib.sha256(part.read_bytes()).hexdigest()}, "command": "arkg tune --data a.jsonl"}
+    sidecar.write_text(json.dumps(own), encoding="utf-8")
+    assert recorded() == own
+
+
 def test_parts_that_cannot_be_merged_are_refused_by_name(tmp_path: Path) -> None:
     first = _lora(tmp_path / "first.gguf", rank=4, alpha=8, seed=5)
     fewer = _lora(tmp_path / "fewer.gguf", rank=4, alpha=8, seed=6, layers=LAYERS[:2])
@@ -118,6 +134,10 @@ def test_parts_that_cannot_be_merged_are_refused_by_name(tmp_path: Path) -> None
         merge_adapters([(first, 0.5), (junk, 0.5)], tmp_path / "merged.gguf")
     with pytest.raises(ModelError, match=r"first.gguf: weight nan is not a finite number"):
         merge_adapters([(first, float("nan"))], tmp_path / "merged.gguf")
+    other = _lora(tmp_path / "other.gguf", rank=4, alpha=8, seed=7)
+    (tmp_path / "other.json").write_text('{"command": ', encoding="utf-8")
+    with pytest.raises(ModelError, match=r"other.json: not valid JSON \(line 1\)"):
+        merge_adapters([(first, 0.5), (other, 0.5)], tmp_path / "merged.gguf")
     # Nothing was written by the refused merges.
     assert not (tmp_path / "merged.gguf").exists() and not (tmp_path / "merged.json").exists()
 

@@ -8,6 +8,7 @@ for each adapted weight `W` (named as in the base GGUF, e.g. `blk.0.attn_q.weigh
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -177,3 +178,19 @@ def _rope_unpermute(weights: Any, heads: int) -> Any:
     """The inverse of `_rope_permute`: llama.cpp's row order back to Hugging Face's."""
     rows = weights.shape[0]
     return weights.reshape(heads, rows // heads // 2, 2, *weights.shape[1:]).swapaxes(1, 2).reshape(weights.shape)
+
+
+def read_sidecar(adapter: Path, sha256: str) -> Any:
+    """The JSON beside an adapter (ADAPTER.json: what `arkg tune` or `arkg merge-adapters` recorded of its
+    making), or None where there is none or where it names another file's SHA-256 (a stale sidecar)."""
+    sidecar = adapter.with_suffix(".json")
+    if not sidecar.is_file():
+        return None
+    try:
+        provenance = json.loads(sidecar.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ModelError(f"{sidecar}: not valid JSON (line {error.lineno}): {error.msg}") from error
+    described = provenance.get("adapter") if isinstance(provenance, dict) else None
+    if isinstance(described, dict) and described.get("sha256") not in (None, sha256):
+        return None
+    return provenance

@@ -27,7 +27,7 @@ from typing import Any
 from arkg.errors import ModelError
 from arkg.llm.file_digest import file_sha256
 from arkg.paths import write_atomically
-from arkg.tune.adapter_file import LoraFile, read_lora_file, write_lora_file
+from arkg.tune.adapter_file import LoraFile, read_lora_file, read_sidecar, write_lora_file
 from arkg.tune.deps import require_train_extra
 
 MERGED_FORMAT = "arkg-merged-adapter/1"
@@ -57,6 +57,7 @@ def merge_adapters(parts: Sequence[tuple[Path, float]], out: Path, *, rank: int 
         raise ModelError(f"rank must be at least 1, not {rank}")
     files = [(path, _read(path)) for path, _ in parts]
     layers = _common_layers(files)
+    records = [_part(path, weight) for path, weight in parts]  # before writing: a bad sidecar refuses the merge
     merged: dict[str, Any] = {}
     kept = 1.0
     for layer in layers:
@@ -80,10 +81,7 @@ def merge_adapters(parts: Sequence[tuple[Path, float]], out: Path, *, rank: int 
         "adapter": {"file": adapter.name, "sha256": file_sha256(adapter), "bytes": adapter.stat().st_size},
         "rank": merged_rank,
         "kept": kept,
-        "parts": [
-            {"file": path.name, "sha256": file_sha256(path), "weight": weight, "provenance": _provenance(path)}
-            for path, weight in parts
-        ],
+        "parts": records,
         "command": command,
         "arkg_version": version("arkg"),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -143,12 +141,6 @@ def _truncated(a: Any, b: Any, rank: int) -> tuple[Any, Any, float]:
     return (root[:, None] * vt[:rank]) @ qa.T, (qb @ u[:, :rank]) * root[None, :], share
 
 
-def _provenance(adapter: Path) -> Any:
-    """What `arkg tune` (or an earlier merge) recorded beside an adapter, or None."""
-    sidecar = adapter.with_suffix(".json")
-    if not sidecar.is_file():
-        return None
-    try:
-        return json.loads(sidecar.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ModelError(f"{sidecar}: not valid JSON (line {error.lineno}): {error.msg}") from error
+def _part(path: Path, weight: float) -> dict[str, Any]:
+    sha256 = file_sha256(path)
+    return {"file": path.name, "sha256": sha256, "weight": weight, "provenance": read_sidecar(path, sha256)}

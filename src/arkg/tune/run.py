@@ -24,6 +24,7 @@ from typing import Any
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.file_digest import file_sha256
 from arkg.paths import write_atomically
+from arkg.tune.adapter_file import read_sidecar
 from arkg.tune.data import encode, read_pairs, sample_pairs
 from arkg.tune.deps import require_train_extra
 from arkg.tune.options import TuneOptions
@@ -106,8 +107,15 @@ def tune(
         "base_model_sha256": file_sha256(base_path) if base_path.is_file() else None,
         "options": options.model_dump(mode="json"),
     }
+    start_record = None
     if start_adapter is not None:
         identity["from_adapter_sha256"] = file_sha256(start_adapter)
+        # Read before training: a sidecar that cannot be read is refused now, not after the run.
+        start_record = {
+            "file": start_adapter.name,
+            "sha256": identity["from_adapter_sha256"],
+            "provenance": read_sidecar(start_adapter, identity["from_adapter_sha256"]),
+        }
     _claim_folder(out, identity, restart)
 
     if threads is not None:
@@ -157,9 +165,7 @@ def tune(
         "format": SIDECAR_FORMAT,
         "adapter": {"file": adapter.name, "sha256": file_sha256(adapter), "bytes": adapter.stat().st_size},
         "base_model": {"file": base_path.name, "sha256": identity["base_model_sha256"]},
-        "from_adapter": (
-            {"file": start_adapter.name, "sha256": identity["from_adapter_sha256"]} if start_adapter is not None else None
-        ),
+        "from_adapter": start_record,
         "data": {
             "file": data.name,
             "sha256": identity["data_sha256"],
