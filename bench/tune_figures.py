@@ -15,9 +15,10 @@ template (a geography question's id is TEMPLATE-N), for the templates where the 
 `--invalid` a table tells where ARK's invalid attempts are: the questions holding one, the decisions
 (an anchor decision per step, a relation decision per anchor retrieved) in which the model gives a
 rejected reply again, how many of those then go on to another reply, and how many answers are those of
-the first run on the same questions.
+the first run on the same questions. With `--rescore` a table names the answers that today's scoring
+(`arkg.eval.scoring`) judges otherwise than the file records: what a change to scoring does to a run.
 
-    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals] [--templates] [--invalid]
+    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals] [--templates] [--invalid] [--rescore]
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+
+from arkg.eval.scoring import gold_answer, is_correct
 
 from colota_compare import wilson
 
@@ -54,6 +57,7 @@ class Figures:
     answers: dict[str, object]  # question id -> answer
     with_invalid: int  # questions with an invalid attempt
     repeating: tuple[int, int]  # (decisions giving a rejected reply again, of which then another reply)
+    rescored: list[str]  # questions whose recorded `correct` today's scoring does not give
 
 
 def _invalid_attempts(record: dict) -> int:
@@ -126,6 +130,7 @@ def figures(label: str, path: Path) -> Figures:
         answers={r["question_id"]: r["answer"] for r in records},
         with_invalid=sum(_invalid_attempts(r) > 0 for r in records),
         repeating=_repeating(records),
+        rescored=[r["question_id"] for r in records if is_correct(r["answer"], gold_answer(r["gold"])) != bool(r["correct"])],
     )
 
 
@@ -201,12 +206,20 @@ def invalid(rows: list[Figures]) -> str:
     return "\n".join(lines)
 
 
+def rescore(rows: list[Figures]) -> str:
+    lines = ["| run | answers scored otherwise today | questions |", "|" + " --- |" * 3]
+    for f in rows:
+        lines.append(f"| {f.label} | {len(f.rescored)} | {', '.join(f.rescored) or '-'} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", help="LABEL=RESULTS.jsonl (the path is what follows the last '=')")
     parser.add_argument("--intervals", action="store_true", help="add each accuracy's 95%% Wilson interval")
     parser.add_argument("--templates", action="store_true", help="add right answers per template where the runs differ")
     parser.add_argument("--invalid", action="store_true", help="add where ARK's invalid attempts are, and answers as the first run's")
+    parser.add_argument("--rescore", action="store_true", help="add the answers today's scoring judges otherwise than recorded")
     args = parser.parse_args()
     rows = []
     for run in args.runs:
@@ -223,6 +236,9 @@ def main() -> None:
     if args.invalid:
         print()
         print(invalid(rows))
+    if args.rescore:
+        print()
+        print(rescore(rows))
 
 
 if __name__ == "__main__":

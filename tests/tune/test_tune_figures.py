@@ -92,3 +92,11 @@ def test_the_invalid_table_finds_repeated_rejections_per_decision_and_compares_a
     ).stdout
     assert "| a | 2 | 2 | 1 | 3/3 |" in printed  # the anchor repeat goes on to "Bristol"; the relation repeat does not
     assert "| b | 1 | 2 | 1 | 2/2 |" in printed
+
+
+def test_rescore_names_the_answers_today_s_scoring_judges_otherwise(tmp_path: Path) -> None:
+    semicolons = {**_record(["Abuja", "Tripoli, Libya"], "Abuja; Tripoli, Libya", "stop", "neighbour_capitals-1"), "correct": False}
+    records = [semicolons, _record(True, True, "stop", "borders-2"), _record(["Lima"], "Quito", "stop", "capital_of-3")]
+    results = _results(tmp_path / "run.jsonl", records)
+    printed = subprocess.run([sys.executable, FIGURES, f"kga={results}", "--rescore"], capture_output=True, text=True, check=True).stdout
+    assert "| kga | 1 | neighbour_capitals-1 |" in printed
