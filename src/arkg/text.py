@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import unicodedata
 
-# Control characters (Cc: C0, DEL, C1 including ESC) and line and paragraph separators (Zl, Zp).
-_UNSAFE_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+# Control characters (Cc: C0, DEL, C1 including ESC), line and paragraph separators (Zl, Zp), and
+# lone surrogates (Cs: bytes that were not UTF-8, as Python decodes them), which no stream can encode.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Zl", "Zp", "Cs"})
 # Bidirectional controls reorder what a reader sees (other format characters, such as the zero-width
 # joiner inside emoji, are harmless and stay).
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
 import sys
+import time
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -42,3 +46,36 @@ def test_an_unexpected_exception_is_one_line_unless_debugging(
     monkeypatch.setenv("ARKG_DEBUG", "1")
     with pytest.raises(RuntimeError, match="boom"):
         main()
+
+
+ARKG = Path(sys.executable).with_name("arkg")  # the installed program, entry point included
+
+
+@pytest.mark.parametrize("delay", [0.05, 0.2, 0.4, 0.8])
+def test_ctrl_c_while_the_program_is_still_starting_is_one_line(delay: float) -> None:
+    """Ctrl-C at any moment of the first second (most of it spent importing) ends the program with a
+    short message, never a traceback."""
+    process = subprocess.Popen(
+        [str(ARKG), "ask", "Was Marie Curie born in Warsaw?"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    assert process.returncode != 0, out
+    assert "Traceback" not in err, err
+    assert len([line for line in err.splitlines() if line.strip()]) <= 2, err
+
+
+@pytest.mark.parametrize("arguments", [[b"ask", b"\xff\xfe Was Marie Curie born in Warsaw?"], [b"kg", b"show", b"\xff\xfe"]])
+def test_an_argument_that_is_not_utf8_is_refused_in_one_line(arguments: list[bytes]) -> None:
+    result = subprocess.run([str(ARKG).encode(), *arguments], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.startswith("Error: argument ") and "is not valid UTF-8" in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_error_quoting_an_emoji_code_shows_it_as_written(tmp_path: Path) -> None:
+    """rich turns `:x:` into a cross mark unless told not to; a quoted name must read as in the KG."""
+    result = runner.invoke(app, ["kg", "show", "Curie:x:Warsaw"])
+    assert result.exit_code == 1
+    assert "'Curie:x:Warsaw' is not in the knowledge graph" in result.output

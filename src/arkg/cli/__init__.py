@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from arkg.cli import ask, evaluate, geo, kg, serve, synth, tune
+from arkg.cli.errors import EXIT_INTERRUPTED, show_error
 from arkg.text import clip, one_line
 
 # EX_SOFTWARE (sysexits.h): an internal error, as opposed to a mistake in the input.
@@ -52,14 +53,29 @@ def main() -> None:
     """Run the command line. An unexpected exception is a bug: one line about it instead of a
     traceback, unless ARKG_DEBUG=1 asks for the traceback."""
     try:
+        _check_arguments(sys.argv[1:])
         app()
+    except KeyboardInterrupt:
+        Console(stderr=True).print("[yellow]Interrupted.[/yellow]")
+        sys.exit(EXIT_INTERRUPTED)
     except Exception as error:
         if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):
             raise
-        Console(stderr=True).print(
+        Console(stderr=True, emoji=False).print(
             f"[red]Internal error[/red] (a bug in arkg): {escape(one_line(clip(f'{type(error).__name__}: {error}')))}\n"
             f"Please report it as an arkg issue with the command you ran and the traceback that "
             f"{DEBUG_VARIABLE}=1 shows.",
             soft_wrap=True,
         )
         sys.exit(EXIT_INTERNAL_ERROR)
+
+
+def _check_arguments(arguments: list[str]) -> None:
+    """Refuse an argument that is not UTF-8 (Python passes its bytes on as lone surrogates, which
+    no file, database or terminal can take) before any command sees it."""
+    for position, argument in enumerate(arguments, start=1):
+        try:
+            argument.encode("utf-8")
+        except UnicodeEncodeError:
+            show_error(f"argument {position} ({clip(argument, 60)!r}) is not valid UTF-8 text; arkg reads its arguments as UTF-8")
+            sys.exit(1)

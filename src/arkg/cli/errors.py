@@ -12,6 +12,8 @@ from rich.markup import escape
 from arkg.errors import ArkgError
 from arkg.text import one_line
 
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a command ended by Ctrl-C
+
 
 @contextmanager
 def user_errors() -> Iterator[None]:
@@ -24,6 +26,14 @@ def user_errors() -> Iterator[None]:
     try:
         yield
     except ArkgError as error:
-        message = "\n".join(one_line(line) for line in str(error).split("\n"))
-        Console(stderr=True, highlight=False).print(f"[red]Error:[/red] {escape(message)}", soft_wrap=True)
+        show_error(str(error))
         raise typer.Exit(1) from None
+
+
+def show_error(message: str) -> None:
+    """Print `message` on stderr as arkg's one red error line (see `user_errors`).
+
+    Emoji codes stay as written: rich would turn a quoted name such as `a:x:b` into a cross mark.
+    """
+    message = "\n".join(one_line(line) for line in message.split("\n"))
+    Console(stderr=True, highlight=False, emoji=False).print(f"[red]Error:[/red] {escape(message)}", soft_wrap=True)
