@@ -78,3 +78,11 @@ def test_perturbing_a_store_given_with_db_is_refused(dataset: Path, tmp_path: Pa
               "--db", str(store), "--perturb", "remove-gold"],
     )  # fmt: skip
     assert result.exit_code == 1 and "perturbations rebuild each question's KG in memory" in result.output
+
+
+def test_perturbing_the_kg_of_a_strategy_that_reads_none_is_refused_before_any_question_runs(dataset: Path, tmp_path: Path):
+    out = tmp_path / "cot.jsonl"
+    result = CliRunner().invoke(app, ["eval", "--dataset", str(dataset), "--strategy", "cot", "--out", str(out), "--perturb", "remove-gold"])
+    assert result.exit_code == 1, result.output
+    assert "--perturb remove-gold" in result.output and "'cot' reads no KG" in result.output
+    assert not out.exists()

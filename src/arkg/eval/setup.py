@@ -91,6 +91,8 @@ def plan_evaluation(
     except ValidationError as error:
         raise ArkgError(f"temperature {temperature}: {error.errors()[0]['msg']}") from None
     info = strategy_info(strategy)
+    if perturbation is not Perturbation.NONE and not info.uses_kg:
+        raise ArkgError(f"--perturb {perturbation.value}: strategy {strategy!r} reads no KG, so altering the KG changes nothing")
     typed_settings = strategy_settings(strategy, settings)
     dataset = open_dataset(dataset_path)
     questions = dataset.select(ids, limit)
