@@ -37,7 +37,7 @@ def test_each_prompt_states_its_role(package, name):
 
 def test_the_answer_prompt_says_when_commonsense_may_be_used():
     text = load_prompt("answer", "arkg.agents.ark").render(findings="", noun="question", instruction="")
-    assert "must come from the findings" in text and "Florence" in text
+    assert "must come from the findings" in text and "may be used freely" in text
 
 
 def test_missing_value_is_an_error_naming_the_prompt_and_placeholder():
