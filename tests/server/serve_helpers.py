@@ -1,13 +1,19 @@
-"""Helpers of the server tests: scripted models that fit any strategy, and a real server on 127.0.0.1."""
+"""Helpers of the server tests: scripted models that fit any strategy, and a real server on 127.0.0.1
+(the app in a thread of this process, or `arkg serve` itself in a child process)."""
 
 from __future__ import annotations
 
 import json
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -104,3 +110,50 @@ def live_server(app: Any) -> Iterator[LiveServer]:
         yield server
     finally:
         server.stop()
+
+
+# `arkg serve` as a user runs it, with curie_model in place of the bundled model.
+SCRIPTED_SERVE = (
+    f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import arkg.session, serve_helpers; "
+    "arkg.session.open_model = lambda spec, **options: serve_helpers.curie_model(); "
+    "from arkg.cli import main; main()"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_json(url: str, process: subprocess.Popen, seconds: float) -> dict:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"arkg serve exited: {process.stdout.read()}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                return json.load(response)
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"arkg serve did not answer {url} within {seconds} s")
+
+
+@contextmanager
+def scripted_serve(arguments: Sequence[str], cwd: Path) -> Iterator[str]:
+    """`arkg serve --port P ARGUMENTS` on a free port of 127.0.0.1, with curie_model: yields its URL
+    once /api/info answers; stopped with Ctrl-C (SIGINT) on exit."""
+    port = free_port()
+    command = [sys.executable, "-c", SCRIPTED_SERVE, "serve", "--port", str(port), *arguments]
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for_json(f"{url}/api/info", process, 60)
+        yield url
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()

@@ -6,16 +6,14 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from serve_helpers import SAMPLE_QUESTION, curie_model
+from serve_helpers import SAMPLE_QUESTION, curie_model, free_port, wait_for_json
 from typer.testing import CliRunner
 
 import arkg
@@ -30,7 +28,9 @@ def served(monkeypatch):
     """Runs `arkg serve` up to the point of listening, with the scripted model; the app is kept, not served."""
     started = {}
     monkeypatch.setattr("arkg.session.open_model", lambda spec, **options: curie_model())
-    monkeypatch.setattr(arkg.server, "run", lambda application, host, port: started.update(app=application, host=host, port=port))
+    monkeypatch.setattr(
+        arkg.server, "run", lambda application, host, port, **options: started.update(app=application, host=host, port=port, **options)
+    )
     return started
 
 
@@ -88,15 +88,13 @@ def test_without_the_web_extra_it_says_how_to_install_it(served, monkeypatch):
 
 @pytest.mark.slow
 def test_the_readme_command_serves_the_sample_kg_with_the_bundled_model(tmp_path):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     arkg = Path(sys.executable).with_name("arkg")
     environment = {**os.environ, "ARKG_LLAMA_THREADS": "1", "ARKG_CACHE_DIR": str(tmp_path)}
     server = subprocess.Popen([str(arkg), "serve", "--port", str(port)], env=environment, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        info = _wait_for_json(f"{url}/api/info", server, 120)
+        info = wait_for_json(f"{url}/api/info", server, 120)
         assert "SmolLM2" in info["model"] and info["kg"] == "the sample KG"
         request = urllib.request.Request(
             f"{url}/api/runs", data=json.dumps({"question": SAMPLE_QUESTION, "max_calls": 2}).encode(), headers={"Content-Type": "application/json"}
@@ -113,16 +111,3 @@ def test_the_readme_command_serves_the_sample_kg_with_the_bundled_model(tmp_path
         output, _ = server.communicate(timeout=60)
     assert server.returncode == 0, output
     assert f"at http://127.0.0.1:{port}/" in output and "Traceback" not in output
-
-
-def _wait_for_json(url: str, process: subprocess.Popen, seconds: float) -> dict:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"arkg serve exited: {process.stdout.read()}")
-        try:
-            with urllib.request.urlopen(url, timeout=5) as response:
-                return json.load(response)
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"arkg serve did not answer {url} within {seconds} s")

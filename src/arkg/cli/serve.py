@@ -34,15 +34,15 @@ def serve(
         str, typer.Option("--strategy", "-s", help=f"The page's default strategy: {', '.join(REGISTRY)}.")
     ] = "ark",
     host: Annotated[
-        str, typer.Option(help="Address to listen on. Any other than loopback requires a token.")
+        str, typer.Option(help="Address to listen on. Any other than 127.0.0.1, ::1 or localhost requires a token.")
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
     token: Annotated[
         str | None,
         typer.Option(
             envvar=TOKEN_VARIABLE,
-            help=f"Require this token on every request (also from ${TOKEN_VARIABLE}). Default: none on loopback, "
-            "a random one printed at start on any other address.",
+            help=f"Require this token on every request (also from ${TOKEN_VARIABLE}). Default: none on 127.0.0.1, "
+            "::1 or localhost, a random one printed at start on any other address.",
         ),
     ] = None,
     traces: Annotated[
@@ -52,6 +52,14 @@ def serve(
     queue_size: Annotated[
         int, typer.Option("--queue-size", min=1, help="Runs that may wait behind the running one; more are refused (503).")
     ] = 8,
+    header_timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--header-timeout",
+            min=0.1,
+            help="Close a connection that has not sent a request's headers within this many seconds. Default: 10.",
+        ),
+    ] = None,
     timeout: Timeout = None,
     retries: Retries = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Always call the model; skip the response cache.")] = False,
@@ -64,10 +72,9 @@ def serve(
         folder = (traces or Path.cwd()).resolve()
         if not folder.is_dir():
             raise ArkgError(f"--traces {traces}: no such folder")
-        loopback = _is_loopback(host)
         if token is not None and not token.strip():
             raise ArkgError("--token is empty; give a token, or leave the option out")
-        if token is None and not loopback:
+        if token is None and host not in server.LOOPBACK_HOSTS:
             token = secrets.token_urlsafe(24)
         with console.status("Opening the knowledge graph and the model"):
             session = Session(open_graph(db, read_only=True), model, cache=not no_cache, timeout=timeout, retries=retries)
@@ -75,7 +82,8 @@ def serve(
             strategy=strategy,
             traces=folder,
             token=token,
-            allowed_hosts=server.LOOPBACK_HOSTS if loopback else None,
+            # On a loopback address a request must name it or localhost: another site's name resolving here is refused.
+            allowed_hosts=(*server.LOOPBACK_HOSTS, host) if _is_loopback(host) else None,
             kg_name=db or "the sample KG",
             limits=server.Limits(queue_size=queue_size),
         )
@@ -88,7 +96,7 @@ def serve(
                 f" at {escape(url)}  (API docs: /api/docs; trace files from {escape(str(folder))}; Ctrl-C stops)",
                 soft_wrap=True,
             )
-            server.run(app, host, port)
+            server.run(app, host, port, header_timeout_s=header_timeout or server.HEADER_TIMEOUT_S)
 
 
 def _server_modules() -> Any:

@@ -13,11 +13,15 @@ from typing import Any
 import uvicorn
 
 from arkg.server.app import LOOPBACK_HOSTS, Limits, ServerConfig, create_app
+from arkg.server.connections import HEADER_TIMEOUT_S, header_deadline_protocol
 
 
-def run(app: Any, host: str, port: int) -> None:
-    """Serve the application until Ctrl-C (uvicorn: a bad address or a busy port is one line, exit status 1)."""
-    uvicorn.run(app, host=host, port=port, log_level="info")
+def run(app: Any, host: str, port: int, header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
+    """Serve the application until Ctrl-C (uvicorn: a bad address or a busy port is one line, exit status 1).
+
+    A connection that has not sent a whole request head `header_timeout_s` after it opened, or after
+    its last response, is closed."""
+    uvicorn.run(app, host=host, port=port, log_level="info", http=header_deadline_protocol(header_timeout_s))
 
 
-__all__ = ["LOOPBACK_HOSTS", "Limits", "ServerConfig", "create_app", "run"]
+__all__ = ["HEADER_TIMEOUT_S", "LOOPBACK_HOSTS", "Limits", "ServerConfig", "create_app", "run"]

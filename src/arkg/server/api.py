@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+
+
+def _characters(text: str) -> str:
+    """The text, unless it holds a lone surrogate: JSON's \\u escapes can spell half of a UTF-16 pair,
+    which is no character, and neither the KG nor a trace could take it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise PydanticCustomError(
+            "lone_surrogate",
+            "holds \\u{code}, half of a UTF-16 surrogate pair and not a character; send the character itself",
+            {"code": f"{ord(text[error.start]):04x}"},
+        ) from None
+    return text
 
 
 class AskRequest(BaseModel):
@@ -15,7 +30,7 @@ class AskRequest(BaseModel):
         json_schema_extra={"examples": [{"question": "Was Marie Curie born in Warsaw?", "strategy": "ark", "settings": {"k_max": 3}}]},
     )
 
-    question: str = Field(description="The question, or a claim to verify.")
+    question: Annotated[str, AfterValidator(_characters)] = Field(description="The question, or a claim to verify.")
     strategy: str | None = Field(None, description="A registered strategy (GET /api/info lists them); default: the server's.")
     settings: dict[str, Any] = Field(default_factory=dict, description="The strategy's settings to change, by name.")
     claim: bool | None = Field(None, description="Read the input as a claim (true) or a question (false); default: from its wording.")

@@ -10,6 +10,7 @@ Every error is JSON, `{"error": "what to fix", "status": N}`. The API is describ
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -23,8 +24,8 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from arkg.agents import REGISTRY, Budget, Query, strategy_info, strategy_settings
@@ -40,6 +41,8 @@ from arkg.session import Session
 
 TOKEN_COOKIE = "arkg_token"
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+# A Host header: a name or an IPv4 address, or an IPv6 address in brackets; then an optional port.
+HOST_HEADER = re.compile(r"(?:\[(?P<ip6>[0-9A-Fa-f:.]+)\]|(?P<name>[^:\[\]/@?#\s]+))(?::\d*)?")
 # The page and its scripts come from this server only; KG text can never run as code in it.
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -234,7 +237,7 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
     if config.token is not None:
         app.add_middleware(_TokenGuard, token=config.token)
     if config.allowed_hosts is not None:
-        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))
+        app.add_middleware(_HostGuard, hosts=config.allowed_hosts)
     app.add_middleware(_SecurityHeaders)
     return app
 
@@ -326,6 +329,30 @@ def _problem(error: dict[str, Any]) -> str:
 
 
 # -- guards -----------------------------------------------------------------------------------------
+
+class _HostGuard:
+    """Answers only requests whose Host header names one of `hosts` (a port may follow): a page of
+    another site whose name resolves to this server's address (DNS rebinding) gets a 400."""
+
+    def __init__(self, app: ASGIApp, hosts: tuple[str, ...]) -> None:
+        self.app = app
+        self.hosts = {host.strip("[]").lower() for host in hosts}  # "[::1]" in a URL is the address ::1
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        given = Headers(scope=scope).get("host", "")
+        named = HOST_HEADER.fullmatch(given)
+        if named is not None and (named["ip6"] or named["name"]).lower() in self.hosts:
+            await self.app(scope, receive, send)
+            return
+        message = (
+            f"invalid host header {given!r}: this server answers only to {', '.join(sorted(self.hosts))} "
+            "(open it by the address `arkg serve` printed)"
+        )
+        await error_response(400, message)(scope, receive, send)
+
 
 class _TokenGuard:
     """Every request carries the token: `Authorization: Bearer TOKEN`, or the cookie the page got from

@@ -100,7 +100,11 @@ class TraceFolder:
         ):
             raise TraceNotFound(f"no trace file {name!r} in the trace folder (give a name as listed by /api/traces)")
         path = self.root.joinpath(*relative.parts)
-        if not self._inside(path) or not path.is_file():
+        try:
+            found = self._inside(path) and path.is_file()
+        except OSError:  # a name the file system refuses, e.g. too long: no file has it
+            found = False
+        if not found:
             raise TraceNotFound(f"no trace file {name!r} in the trace folder (give a name as listed by /api/traces)")
         return path
 
