@@ -253,5 +253,9 @@ def _ask(strategy: Strategy, query: Query, options: RunOptions) -> tuple[Result 
     """The result, or the error that ended the question and whether the model server was unreachable."""
     try:
         return strategy.ask(query, options), None, False
+    except RunStopped:
+        raise
     except ArkgError as failure:
         return None, f"{type(failure).__name__}: {failure}", isinstance(failure, ModelUnavailable)
+    except Exception as failure:  # a bug: this question's record says so, and the others still run
+        return None, f"internal error ({type(failure).__name__}: {failure})", False

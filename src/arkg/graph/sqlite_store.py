@@ -23,6 +23,7 @@ import gc
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -124,6 +125,9 @@ _RANKED_SEARCH_SQL = (
 )
 
 _TRIGRAM = 3  # the FTS5 trigram index cannot match anything shorter
+# Read as spaces in a search: SQLite takes no lone surrogate (nor does any name hold one), and an FTS5
+# query string ends at NUL ("unterminated string").
+_UNSEARCHABLE = re.compile("[\x00\ud800-\udfff]")
 _PHRASE_CANDIDATES = 200
 _TYPO_CANDIDATES = 300
 _CONFIDENT_SCORE = 90.0
@@ -409,6 +413,7 @@ class SQLiteGraph:
         of those is a confident match, every name of a small graph, or in a large one the names
         sharing pieces of the query. Only these candidates are ranked with rapidfuzz.
         """
+        text = _UNSEARCHABLE.sub(" ", text)
         folded = fold(text)
         if k <= 0 or not folded:
             return []
