@@ -2,13 +2,17 @@
 
 Each record is appended and fsync'ed as soon as its question is done, so a killed process loses
 only the questions in flight. A line cut short by a kill can only be the last one; it is ignored
-when reading and cut off before appending. One process writes a file at a time (writer_lock).
+when reading and cut off before appending. A header line lost that way (the file empty, cut short or
+zeroed by a crash) is replaced by the resuming run's, keeping the records after it. One process
+writes a file at a time (writer_lock).
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from contextlib import suppress
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Literal
 
@@ -19,7 +23,7 @@ from arkg.eval.evidence import Evidence
 from arkg.eval.grounding import Grounding
 from arkg.eval.writer_lock import WriterLock, check_not_busy
 from arkg.llm.base import Usage
-from arkg.paths import check_writable_file
+from arkg.paths import check_writable_file, write_atomically
 
 FORMAT = "arkg-eval/1"
 # RunConfig.kg for the data set's own gold triples, and for strategies that use no KG.
@@ -85,13 +89,20 @@ class Record(BaseModel):
 
 
 class ResultsFile:
-    """Header and records read from a results file, plus the byte length of its intact part."""
+    """Header and records read from a results file, plus the byte length of its intact part.
 
-    def __init__(self, path: Path, config: RunConfig, records: list[Record], intact_bytes: int) -> None:
+    `records_start` is set when the file's header line was damaged and `config` is the run's that
+    resumes it: the records from that offset on are kept under a new header.
+    """
+
+    def __init__(
+        self, path: Path, config: RunConfig, records: list[Record], intact_bytes: int, records_start: int | None = None
+    ) -> None:
         self.path = path
         self.config = config
         self.records = records
         self.intact_bytes = intact_bytes
+        self.records_start = records_start
 
     def latest(self) -> dict[tuple[str, int], Record]:
         """The last record per (question, run): a re-run after an error replaces the failed record."""
@@ -100,33 +111,62 @@ class ResultsFile:
 
 def read_results(path: Path) -> ResultsFile:
     """Parse a results file; a malformed line other than a cut-off last line is an error naming it."""
+    parsed = _parse(path)
+    if parsed.config is None:
+        raise ArkgError(
+            f"{parsed.header_problem}; the `arkg eval` that wrote the file, run again with --resume, writes a new"
+            " header and keeps its answers"
+        )
+    return ResultsFile(path, parsed.config, parsed.records, parsed.intact_bytes)
+
+
+@dataclass
+class _Parsed:
+    config: RunConfig | None = None
+    header_problem: str = ""  # why `config` is None: no header line, or a damaged one
+    records: list[Record] = field(default_factory=list)
+    records_start: int | None = None  # where the records begin (after the header's line, valid or not)
+    intact_bytes: int = 0
+
+
+def _parse(path: Path) -> _Parsed:
     try:
         data = path.read_bytes()
     except OSError as error:
         raise ArkgError(f"cannot read results file {path}: {error.strerror or error}") from None
     lines = data.split(b"\n")
-    config: RunConfig | None = None
-    records: list[Record] = []
+    parsed = _Parsed()
     offset = 0
     for number, line in enumerate(lines, start=1):
         is_last = number == len(lines)
+        end = offset + len(line) + (0 if is_last else 1)
         if not line.strip():
-            offset += len(line) + (0 if is_last else 1)
-            continue
-        try:
-            if config is None:
-                config = RunConfig.model_validate_json(line)
-            else:
-                records.append(Record.model_validate_json(line))
-        except (ValidationError, ValueError) as error:
-            if is_last and config is not None:
-                break  # cut off by a kill while it was being written
-            what = "header" if config is None else "record"
-            raise ArkgError(f"{path}, line {number}: not a valid {what} of an arkg results file ({_first_error(error)})") from None
-        offset += len(line) + (0 if is_last else 1)
-    if config is None:
-        raise ArkgError(f"{path}: empty results file (no header line)")
-    return ResultsFile(path, config, records, offset)
+            pass
+        elif parsed.records_start is None:
+            # The header's line. A crash or kill while the file was created can leave it empty, cut short
+            # or zeroed, and the records after it are still good.
+            parsed.records_start = end
+            try:
+                parsed.config = RunConfig.model_validate_json(line)
+            except (ValidationError, ValueError) as error:
+                parsed.header_problem = f"{path}, line {number}: not a valid header of an arkg results file ({_first_error(error)})"
+                with suppress(ValidationError, ValueError):
+                    parsed.records.append(Record.model_validate_json(line))
+                    parsed.header_problem = f"{path}: no header line (line {number} is already a record)"
+                    parsed.records_start = offset
+        else:
+            try:
+                parsed.records.append(Record.model_validate_json(line))
+            except (ValidationError, ValueError) as error:
+                if is_last:
+                    break  # cut off by a kill while it was being written
+                raise ArkgError(f"{path}, line {number}: not a valid record of an arkg results file ({_first_error(error)})") from None
+        offset = end
+    parsed.intact_bytes = offset
+    if parsed.records_start is None:
+        parsed.header_problem = f"{path}: empty results file (no header line)"
+        parsed.records_start = offset
+    return parsed
 
 
 def _first_error(error: Exception) -> str:
@@ -166,7 +206,10 @@ class ResultsWriter:
                 self._file = _open_append(path, os.O_CREAT | os.O_EXCL, existing=resume)
                 self._write_line(config.model_dump_json())
             else:
-                os.truncate(path, self.previous.intact_bytes)
+                if self.previous.records_start is not None:
+                    _replace_header(path, config, self.previous.records_start, self.previous.intact_bytes)
+                else:
+                    os.truncate(path, self.previous.intact_bytes)
                 self._file = _open_append(path, 0, existing=True)
                 if not _ends_with_newline(path):
                     self._write_line("")
@@ -194,23 +237,59 @@ class ResultsWriter:
         self.close()
 
 
-def check_results_target(path: Path, resume: bool) -> None:
+def check_results_target(path: Path, resume: bool) -> str | None:
     """Everything about OUT that can be checked before a model is loaded: writable, not a folder, not
-    overwritten without `resume`, not being written by another process."""
+    overwritten without `resume`, not being written by another process. Returns a note for the user
+    when OUT's header line is damaged (resuming replaces it)."""
     check_writable_file(path, "results file")
     if path.exists() and not resume:
         raise _exists(path)
     check_not_busy(path)
-    if path.exists():
-        read_results(path)  # a damaged file is reported now, not after the model has loaded
+    if not path.exists():
+        return None
+    parsed = _parse(path)  # a damaged file is reported now, not after the model has loaded
+    if parsed.config is not None:
+        return None
+    return f"{parsed.header_problem}; --resume writes this run's header in its place and keeps the file's {len(parsed.records)} answer(s)"
 
 
 def _resumable(path: Path, config: RunConfig) -> ResultsFile:
-    previous = read_results(path)
-    differences = config_differences(previous.config, config)
+    parsed = _parse(path)
+    if parsed.config is None:
+        # Without a header, the records tell what they can of the run that wrote them.
+        differences = _record_differences(parsed.records, config)
+        if differences:
+            raise ArkgError(
+                f"{parsed.header_problem}, and its answers were written by a different evaluation; cannot resume it:\n  "
+                + "\n  ".join(differences)
+            )
+        return ResultsFile(path, config, parsed.records, parsed.intact_bytes, records_start=parsed.records_start)
+    differences = config_differences(parsed.config, config)
     if differences:
         raise ArkgError(f"{path} was written by a different evaluation; cannot resume it:\n  " + "\n  ".join(differences))
-    return previous
+    return ResultsFile(path, parsed.config, parsed.records, parsed.intact_bytes)
+
+
+def _record_differences(records: list[Record], config: RunConfig) -> list[str]:
+    wanted = {"strategy": config.strategy, "model": config.model, "settings": config.settings}
+    found = {
+        f"{key}: file has {getattr(record, key)!r}, this run has {value!r}"
+        for record in records
+        for key, value in wanted.items()
+        if getattr(record, key) != value
+    }
+    found |= {
+        f"seed of run {record.run}: file has {record.seed}, this run has {config.seed + record.run}"
+        for record in records
+        if record.seed != config.seed + record.run
+    }
+    return sorted(found)
+
+
+def _replace_header(path: Path, config: RunConfig, records_start: int, intact_bytes: int) -> None:
+    """Write `config`'s header in place of a damaged one, keeping the intact records after it."""
+    records = path.read_bytes()[records_start:intact_bytes].decode("utf-8")
+    write_atomically(path, config.model_dump_json() + "\n" + records)
 
 
 def _open_append(path: Path, flags: int, existing: bool) -> BinaryIO:
