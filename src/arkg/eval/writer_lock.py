@@ -1,4 +1,5 @@
-"""One writer per results file: an OS lock on a sibling `<file>.lock` that records the writer's PID.
+"""One writer per output file (`arkg eval` results, `arkg synth` pairs): an OS lock on a sibling
+`<file>.lock` that records the writer's PID.
 
 The lock is `flock`, so the kernel releases it when its process dies, even by SIGKILL: a lock file
 left behind by a killed run is stale and simply taken over. The file is removed on a clean release.
@@ -21,7 +22,7 @@ class FileBusy(ArkgError):
         self.pid = pid
         holder = f"PID {pid}" if pid is not None else "PID unknown"
         super().__init__(
-            f"{path} is being written by another process ({holder}); a results file has one writer at a time: "
+            f"{path} is being written by another process ({holder}); one process writes it at a time: "
             "wait for that run to end (or stop it), or write to another file"
         )
 

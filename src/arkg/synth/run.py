@@ -9,22 +9,28 @@ interrupted run picks up where it stopped when started again with the same input
 When every question is done the pairs are written to the output and the provenance to
 `pairs.jsonl.meta.json`, each under a temporary name and then moved into place, and the journal is
 removed: the output is never half-written. The same inputs, settings and seed give the same bytes.
+One process at a time writes an output, its journal included (arkg.eval.writer_lock): another one
+started on the same output is refused at once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Annotated, Any, TextIO
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 from arkg.errors import ArkgError
-from arkg.paths import write_atomically
+from arkg.eval.writer_lock import WriterLock
+from arkg.paths import check_writable_file, write_atomically
 from arkg.synth.chains import Reason, Unusable
 from arkg.synth.memo import SearchMemo
 from arkg.synth.pipeline import SynthOptions, synthesize_chain
@@ -98,8 +104,21 @@ def synthesize(
 ) -> SynthReport:
     """Write the training pairs of every question the split keeps; see the module doc."""
     out = Path(out)
-    if not out.parent.is_dir():
-        raise ArkgError(f"{out.parent}: no such directory")
+    check_writable_file(out)
+    # Held from the existence check to the end: two runs would otherwise read and write one journal.
+    with WriterLock(out):
+        return _synthesize(sources, out, options, split, overwrite, progress, command)
+
+
+def _synthesize(
+    sources: Sequence[Source],
+    out: Path,
+    options: SynthOptions,
+    split: SplitRule,
+    overwrite: bool,
+    progress: Callable[[Progress], None] | None,
+    command: str | None,
+) -> SynthReport:
     if out.exists() and not overwrite:
         raise ArkgError(f"{out} already exists; choose another path, or overwrite it")
     kept = sum(split.keeps(chain.source, chain.id, chain.split) for source in sources for chain in source.chains)
@@ -215,6 +234,43 @@ def _digest(data: object) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 
+def _reason_name(name: str) -> str:
+    if name not in Reason.__members__:
+        raise ValueError(f"unknown reason {name!r}")
+    return name
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+
+class _JournalPair(_Strict):
+    """The fields of a journalled pair that the summary counts; the pair holds more, copied to the output."""
+
+    strategy: str
+    decision: str
+    mode: str
+    variant: str
+
+
+class _JournalUnusable(_Strict):
+    source: str
+    id: str
+    stage: str
+    reason: Annotated[str, AfterValidator(_reason_name)]
+    detail: str
+
+
+class _Entry(_Strict):
+    """A journal line (one finished question): checked before a resumed run relies on it."""
+
+    source: str
+    id: str
+    program: bool
+    records: list[_JournalPair]
+    unusable: list[_JournalUnusable]
+
+
 class _Journal:
     """One JSON line per finished question, after a first line holding the run's fingerprint."""
 
@@ -226,12 +282,15 @@ class _Journal:
         """The questions an earlier run of the same synthesis finished (none when there is no journal)."""
         if not path.exists() or restart:
             return {}
-        lines = path.read_text(encoding="utf-8").split("\n")
+        try:
+            lines = path.read_bytes().split(b"\n")
+        except OSError as error:
+            raise ArkgError(f"{path}: cannot read the unfinished synthesis ({error.strerror or error})") from None
         try:
             header = json.loads(lines[0])
-        except json.JSONDecodeError:
-            header = {}
-        if header.get("fingerprint") != fingerprint:
+        except ValueError:  # not JSON, or not UTF-8
+            header = None
+        if not isinstance(header, dict) or header.get("fingerprint") != fingerprint:
             raise ArkgError(
                 f"{path} holds an unfinished synthesis with other inputs or settings; run that again to finish it, "
                 "delete the file, or overwrite the output to start over"
@@ -240,11 +299,18 @@ class _Journal:
         for number, line in enumerate(lines[1:], start=2):
             try:
                 entry = json.loads(line)
-            except json.JSONDecodeError:
+            except ValueError:
                 # Only the line being written when the run stopped can be cut short: drop it and what follows.
-                with path.open("r+", encoding="utf-8") as file:
-                    file.truncate(len("\n".join(lines[: number - 1]).encode("utf-8")) + 1)
+                os.truncate(path, len(b"\n".join(lines[: number - 1])) + 1)
                 break
+            try:
+                _Entry.model_validate(entry)
+            except ValidationError as error:
+                where = ".".join(map(str, error.errors()[0]["loc"])) or "line"
+                raise ArkgError(
+                    f"{path}, line {number}: not a question finished by this version of arkg synth ({where}: "
+                    f"{error.errors()[0]['msg']}); delete the file, or overwrite the output to start over"
+                ) from None
             done[(entry["source"], entry["id"])] = entry
         return done
 
