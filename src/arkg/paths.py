@@ -14,9 +14,11 @@ from arkg.errors import ArkgError
 
 def check_writable_file(path: Path, what: str = "output file") -> None:
     """Raise ArkgError naming `path` unless it can be written: its folder exists and accepts new files,
-    it is not a folder itself, and (when it exists) it is writable. Leaves nothing behind."""
+    it is not a folder, a device or the like itself, and (when it exists) it is writable. Leaves nothing
+    behind."""
     if path.is_dir():
         raise ArkgError(f"{what} {path} is a folder; give a file name")
+    check_not_special(path, what)
     folder = path.parent
     if not folder.exists():
         raise ArkgError(f"cannot write {what} {path}: folder {folder} does not exist")
@@ -30,6 +32,14 @@ def check_writable_file(path: Path, what: str = "output file") -> None:
             tempfile.TemporaryFile(dir=folder).close()
     except OSError as error:
         raise ArkgError(f"cannot write {what} {path}: {error.strerror or error}") from None
+
+
+def check_not_special(path: Path, what: str = "output file") -> None:
+    """Raise ArkgError if `path` is a device, pipe or socket (/dev/null, /dev/stdout): arkg writes files
+    by renaming a new one over them, or as SQLite databases, and neither works on those (as root, the
+    rename would replace the device itself)."""
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise ArkgError(f"{what} {path} is not a regular file (a device, pipe or socket); give a file name")
 
 
 def write_atomically(path: Path, content: str | Callable[[TextIO], None]) -> None:

@@ -97,7 +97,9 @@ def evaluate(
 ) -> None:
     """Run a strategy over a data set; each answer is saved as soon as it is known."""
     with user_errors():
-        check_results_target(out, resume)
+        damaged = check_results_target(out, resume)
+        if damaged:
+            console.print(f"[yellow]Note:[/yellow] {escape(one_line(damaged))}")
         overrides = settings_overrides(strategy, {"mode": mode, "edges": edges}, parse_assignments(setting or []))
         try:
             plan = plan_evaluation(

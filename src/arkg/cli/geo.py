@@ -18,7 +18,9 @@ from arkg.datasets.geo.build import DEFAULT_MIN_CITY_POPULATION
 from arkg.datasets.geo.questions import DEFAULT_PER_TEMPLATE
 from arkg.datasets.geo.summary import summary_table
 from arkg.datasets.geo.questions import TEMPLATES
+from arkg.errors import ArkgError
 from arkg.graph.sqlite_store import SQLiteGraph
+from arkg.paths import check_writable_file
 
 app = typer.Typer(help="A geography KG from real data, and questions with gold programs over it.", no_args_is_help=True)
 
@@ -64,12 +66,19 @@ def questions(
 ) -> None:
     """Generate questions with gold programs, answers and evidence over the geography KG."""
     console = Console()
-    with user_errors(), closing(SQLiteGraph(db, create=False)) as graph:
-        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-        with Progress(*columns, console=console, transient=True) as bar:
-            task = bar.add_task("Templates", total=len(TEMPLATES))
-            made = generate_questions(
-                graph.iter_triples(), seed=seed, per_template=per_template, progress=lambda name, count: bar.advance(task)
+    with user_errors():
+        check_writable_file(out, "questions file")
+        with closing(SQLiteGraph(db, create=False)) as graph:
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+            with Progress(*columns, console=console, transient=True) as bar:
+                task = bar.add_task("Templates", total=len(TEMPLATES))
+                made = generate_questions(
+                    graph.iter_triples(), seed=seed, per_template=per_template, progress=lambda name, count: bar.advance(task)
+                )
+        if not made:
+            raise ArkgError(
+                f"{db}: no template found a question in this KG; `arkg geo questions` needs the geography KG"
+                " that `arkg geo build` writes"
             )
         count = write_questions(made, out)
     print_table(console, summary_table(made))

@@ -24,6 +24,7 @@ from arkg.eval.colota import load_dataset
 from arkg.graph import Direction, KnowledgeGraph, SQLiteGraph, Triple, open_graph
 from arkg.graph.loaders import Record, detect_format, formats, read_json, register_format
 from arkg.graph.open import SAMPLE
+from arkg.paths import check_not_special
 from arkg.text import one_line
 
 app = typer.Typer(help="Load and inspect knowledge graphs.", no_args_is_help=True)
@@ -87,6 +88,7 @@ def load(
     with user_errors():
         if str(db) == SAMPLE:
             raise ArkgError(f"`{SAMPLE}` names the bundled sample KG, which is read-only; for a file of that name write ./{SAMPLE}")
+        check_not_special(db, "KG store")
         created = not db.exists()
         graph = SQLiteGraph(db, on_lock_wait=lambda: _waiting(console, db))
         try:

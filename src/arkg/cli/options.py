@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from typing import Annotated
 
 import typer
 
 
-def _positive_seconds(value: float | None) -> float | None:
-    if value is not None and value <= 0:
+def positive_seconds(value: float | None) -> float | None:
+    """A --timeout callback: seconds above 0 (nan and inf are refused here, not by a socket later)."""
+    if value is not None and not 0 < value < math.inf:
         raise typer.BadParameter(f"{value:g} is not a number of seconds above 0")
     return value
 
@@ -16,7 +18,7 @@ def _positive_seconds(value: float | None) -> float | None:
 Timeout = Annotated[
     float | None,
     typer.Option(
-        "--timeout", callback=_positive_seconds,
+        "--timeout", callback=positive_seconds,
         help="Seconds to wait for each model request (server backends; default: the backend's).",
     ),
 ]

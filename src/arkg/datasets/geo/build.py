@@ -34,6 +34,7 @@ from arkg.errors import ArkgError
 from arkg.graph.matching import fold
 from arkg.graph.model import KGStats, Triple
 from arkg.graph.sqlite_store import SQLiteGraph
+from arkg.paths import check_writable_file
 
 INSTANCE_OF = "instance of"
 CONTINENT, CAPITAL, CURRENCY, LANGUAGE = "continent", "capital", "currency", "language spoken"
@@ -145,8 +146,7 @@ def build_geo_kg(
     path = Path(path)
     if path.exists() and not overwrite:
         raise ArkgError(f"{path} already exists; choose another path or overwrite it")
-    if not path.parent.is_dir():
-        raise ArkgError(f"{path.parent}: no such directory")
+    check_writable_file(path, "KG store")
     started = time.perf_counter()
     triples = geo_triples(load_facts(), min_city_population, people, people_seed)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)

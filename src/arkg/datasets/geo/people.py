@@ -17,6 +17,7 @@ import random
 from collections.abc import Iterable
 from itertools import product
 
+from arkg.errors import ArkgError
 from arkg.graph.model import Triple
 
 HUMAN, UNIVERSITY = "human", "university"
@@ -67,7 +68,7 @@ def people_triples(cities: Iterable[tuple[str, str]], count: int, seed: int, tak
     rng = random.Random(f"people:{seed}")
     free = [f"{first} {last}" for first, last in product(_FIRST, _SURNAMES) if f"{first} {last}" not in taken]
     if count > len(free):
-        raise ValueError(f"at most {len(free):,} people can be named; asked for {count:,}")
+        raise ArkgError(f"at most {len(free):,} people can be named; asked for {count:,}")
     names = rng.sample(free, count)
     born = {name: rng.randint(1820, 1995) for name in names}
     triples: list[Triple] = []

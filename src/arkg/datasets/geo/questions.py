@@ -35,6 +35,7 @@ from arkg.datasets.geo.people_templates import PEOPLE_TEMPLATES
 from arkg.datasets.geo.templates import TEMPLATES as GEOGRAPHY_TEMPLATES
 from arkg.datasets.geo.templates import Draft, Template
 from arkg.errors import ArkgError
+from arkg.graph.loaders._common import utf8_lines
 from arkg.graph.matching import fold
 from arkg.graph.model import Triple
 
@@ -134,12 +135,16 @@ def write_questions(questions: Iterable[GeoQuestion], path: str | Path) -> int:
 
 
 def read_questions(path: str | Path) -> list[GeoQuestion]:
+    """The questions of a file `write_questions` wrote; a file that cannot be read, or a line that is not
+    UTF-8 or not a question, is an ArkgError naming it."""
     path = Path(path)
     questions = []
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
+    try:
+        for number, line in utf8_lines(path):
             try:
                 questions.append(GeoQuestion.model_validate_json(line))
             except ValidationError as error:
                 raise ArkgError(f"{path}, line {number}: not a geography question ({error.errors()[0]['msg']})") from None
+    except OSError as error:
+        raise ArkgError(f"{path}: cannot read the questions file ({error.strerror or error})") from None
     return questions
