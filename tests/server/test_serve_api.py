@@ -7,7 +7,7 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
-from serve_helpers import SAMPLE_QUESTION, curie_model, read_events
+from support.serving import SAMPLE_QUESTION, curie_model, read_events
 
 from arkg.llm.scripted import ScriptedModel
 from arkg.server import Limits, ServerConfig, create_app

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from serve_helpers import SAMPLE_QUESTION, curie_model, free_port, wait_for_json
+from support.serving import SAMPLE_QUESTION, curie_model, free_port, wait_for_json
 from typer.testing import CliRunner
 
 import arkg

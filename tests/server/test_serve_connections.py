@@ -10,7 +10,7 @@ import urllib.parse
 from collections.abc import Iterator
 
 import pytest
-from serve_helpers import scripted_serve
+from support.serving import scripted_serve
 
 HEADER_TIMEOUT_S = 1.0
 

@@ -4,7 +4,7 @@ Each is answered, or refused with a JSON error that says why; none is a server e
 from __future__ import annotations
 
 import pytest
-from serve_helpers import read_events
+from support.serving import read_events
 from test_serve_api import ask, client  # noqa: F401
 
 

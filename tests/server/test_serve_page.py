@@ -15,7 +15,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from serve_helpers import SAMPLE_QUESTION, curie_model, live_server, valid_reply
+from support.serving import SAMPLE_QUESTION, curie_model, live_server, valid_reply
 
 from arkg.graph import SQLiteGraph, Triple
 from arkg.llm.scripted import ScriptedModel

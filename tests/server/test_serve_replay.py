@@ -7,7 +7,7 @@ import os
 
 import pytest
 from fastapi.testclient import TestClient
-from serve_helpers import SAMPLE_QUESTION, curie_model, read_events
+from support.serving import SAMPLE_QUESTION, curie_model, read_events
 
 from arkg.eval.results import Record, ResultsWriter, RunConfig
 from arkg.server import ServerConfig, create_app

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import BaseModel
-from serve_helpers import SAMPLE_QUESTION, curie_model
+from support.serving import SAMPLE_QUESTION, curie_model
 
 from arkg.agents.trace import TripleRecord
 from arkg.server.steps import StepMaker, edge_id, typed_event

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.cli import ask, evaluate, geo, kg, serve, synth, tune
+from arkg.cli import ask, evaluate, geo, kg, mcp, serve, synth, tune
 from arkg.cli.errors import EXIT_INTERRUPTED, show_error
 from arkg.text import clip, one_line
 
@@ -29,6 +29,7 @@ app.add_typer(kg.app, name="kg")
 ask.register(app)
 evaluate.register(app)
 geo.register(app)
+mcp.register(app)
 serve.register(app)
 synth.register(app)
 tune.register(app)

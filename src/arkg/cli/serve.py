@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
-import secrets
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -72,18 +70,14 @@ def serve(
         folder = (traces or Path.cwd()).resolve()
         if not folder.is_dir():
             raise ArkgError(f"--traces {traces}: no such folder")
-        if token is not None and not token.strip():
-            raise ArkgError("--token is empty; give a token, or leave the option out")
-        if token is None and host not in server.LOOPBACK_HOSTS:
-            token = secrets.token_urlsafe(24)
+        token, allowed_hosts = server.access_rule(host, token)
         with console.status("Opening the knowledge graph and the model"):
             session = Session(open_graph(db, read_only=True), model, cache=not no_cache, timeout=timeout, retries=retries)
         config = server.ServerConfig(
             strategy=strategy,
             traces=folder,
             token=token,
-            # On a loopback address a request must name it or localhost: another site's name resolving here is refused.
-            allowed_hosts=(*server.LOOPBACK_HOSTS, host) if _is_loopback(host) else None,
+            allowed_hosts=allowed_hosts,
             kg_name=db or "the sample KG",
             limits=server.Limits(queue_size=queue_size),
         )
@@ -106,15 +100,6 @@ def _server_modules() -> Any:
     except ModuleNotFoundError as error:
         raise ArkgError(f"arkg serve needs the web extra (missing: {error.name}): pip install 'arkg[web]'") from None
     return server
-
-
-def _is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def register(app: typer.Typer) -> None:

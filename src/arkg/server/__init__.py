@@ -12,8 +12,9 @@ from typing import Any
 
 import uvicorn
 
-from arkg.server.app import LOOPBACK_HOSTS, Limits, ServerConfig, create_app
+from arkg.server.app import Limits, ServerConfig, create_app
 from arkg.server.connections import HEADER_TIMEOUT_S, header_deadline_protocol
+from arkg.server.guards import LOOPBACK_HOSTS, access_rule
 
 
 def run(app: Any, host: str, port: int, header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
@@ -24,4 +25,4 @@ def run(app: Any, host: str, port: int, header_timeout_s: float = HEADER_TIMEOUT
     uvicorn.run(app, host=host, port=port, log_level="info", http=header_deadline_protocol(header_timeout_s))
 
 
-__all__ = ["HEADER_TIMEOUT_S", "LOOPBACK_HOSTS", "Limits", "ServerConfig", "create_app", "run"]
+__all__ = ["HEADER_TIMEOUT_S", "LOOPBACK_HOSTS", "access_rule", "Limits", "ServerConfig", "create_app", "run"]

@@ -10,8 +10,6 @@ Every error is JSON, `{"error": "what to fix", "status": N}`. The API is describ
 from __future__ import annotations
 
 import json
-import re
-import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -33,16 +31,13 @@ from arkg.errors import ArkgError, EntityNotFound
 from arkg.graph.model import Direction, Triple
 from arkg.llm.base import Sampling
 from arkg.server import api
+from arkg.server.guards import LOOPBACK_HOSTS, TOKEN_COOKIE, BodyLimit, HostGuard, TokenGuard, error_response
 from arkg.server.assets import STATIC, vis_network_folder
 from arkg.server.replay import NotATraceFile, TraceFolder, TraceNotFound
 from arkg.server.runs import QueueFull, Run, RunQueue, RunRequest
 from arkg.server.steps import edge
 from arkg.session import Session
 
-TOKEN_COOKIE = "arkg_token"
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
-# A Host header: a name or an IPv4 address, or an IPv6 address in brackets; then an optional port.
-HOST_HEADER = re.compile(r"(?:\[(?P<ip6>[0-9A-Fa-f:.]+)\]|(?P<name>[^:\[\]/@?#\s]+))(?::\d*)?")
 # The page and its scripts come from this server only; KG text can never run as code in it.
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -78,10 +73,6 @@ class ApiError(Exception):
         self.message = message
         self.headers = headers or {}
         super().__init__(message)
-
-
-def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    return JSONResponse({"error": message, "status": status}, status_code=status, headers=headers)
 
 
 def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastAPI:
@@ -177,7 +168,7 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
         A full queue answers 503 with Retry-After; a run whose last event stream disconnects is cancelled.
         """
         try:
-            run = runs.submit(_run_request(body, config))
+            run = runs.submit(run_request(body, config))
         except QueueFull as full:
             raise ApiError(503, str(full), {"Retry-After": str(full.retry_after)}) from None
         return _run_view(run, runs)
@@ -213,8 +204,8 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
             error = EntityNotFound(entity, [match.name for match in kg.search_entities(entity, 5)])
             raise ApiError(404, str(error))
         limit = min(limit, limits.max_edges)
-        outgoing, more_out = _edges(kg, entity, Direction.OUT, limit)
-        incoming, more_in = _edges(kg, entity, Direction.IN, limit)
+        outgoing, more_out = entity_edges(kg, entity, Direction.OUT, limit)
+        incoming, more_in = entity_edges(kg, entity, Direction.IN, limit)
         return api.EdgesView(entity=entity, outgoing=outgoing, incoming=incoming, not_shown=more_out + more_in)
 
     @app.get("/api/traces", response_model=list[api.TraceFileView], tags=["replay"])
@@ -233,11 +224,11 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
         return _traced(lambda: traces.replay(name, index))
 
     # Added innermost first: the Host check runs before everything, the security headers cover every response.
-    app.add_middleware(_BodyLimit, limit=limits.max_body_bytes)
+    app.add_middleware(BodyLimit, limit=limits.max_body_bytes)
     if config.token is not None:
-        app.add_middleware(_TokenGuard, token=config.token)
+        app.add_middleware(TokenGuard, token=config.token)
     if config.allowed_hosts is not None:
-        app.add_middleware(_HostGuard, hosts=config.allowed_hosts)
+        app.add_middleware(HostGuard, hosts=config.allowed_hosts)
     app.add_middleware(_SecurityHeaders)
     return app
 
@@ -245,7 +236,7 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
 # -- requests into runs -----------------------------------------------------------------------------
 
 
-def _run_request(body: api.AskRequest, config: ServerConfig) -> RunRequest:
+def run_request(body: api.AskRequest, config: ServerConfig) -> RunRequest:
     limits = config.limits
     if len(body.question) > limits.max_question_chars:
         raise ApiError(
@@ -302,7 +293,7 @@ async def _stream(run: Run, runs: RunQueue) -> AsyncIterator[ServerSentEvent]:
         runs.detach(run)
 
 
-def _edges(kg: Any, entity: str, direction: Direction, limit: int) -> tuple[list[dict[str, Any]], int]:
+def entity_edges(kg: Any, entity: str, direction: Direction, limit: int) -> tuple[list[dict[str, Any]], int]:
     found: list[Triple] = []
     total = 0
     for relation in kg.relations(entity, direction):
@@ -329,99 +320,6 @@ def _problem(error: dict[str, Any]) -> str:
 
 
 # -- guards -----------------------------------------------------------------------------------------
-
-class _HostGuard:
-    """Answers only requests whose Host header names one of `hosts` (a port may follow): a page of
-    another site whose name resolves to this server's address (DNS rebinding) gets a 400."""
-
-    def __init__(self, app: ASGIApp, hosts: tuple[str, ...]) -> None:
-        self.app = app
-        self.hosts = {host.strip("[]").lower() for host in hosts}  # "[::1]" in a URL is the address ::1
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        given = Headers(scope=scope).get("host", "")
-        named = HOST_HEADER.fullmatch(given)
-        if named is not None and (named["ip6"] or named["name"]).lower() in self.hosts:
-            await self.app(scope, receive, send)
-            return
-        message = (
-            f"invalid host header {given!r}: this server answers only to {', '.join(sorted(self.hosts))} "
-            "(open it by the address `arkg serve` printed)"
-        )
-        await error_response(400, message)(scope, receive, send)
-
-
-class _TokenGuard:
-    """Every request carries the token: `Authorization: Bearer TOKEN`, or the cookie the page got from
-    opening `/?token=TOKEN` (the URL `arkg serve` prints)."""
-
-    def __init__(self, app: ASGIApp, token: str) -> None:
-        self.app = app
-        self.token = token
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or self._allowed(Request(scope)):
-            await self.app(scope, receive, send)
-            return
-        response = error_response(
-            401,
-            "this server needs its token: open the URL `arkg serve` printed (it ends in ?token=...), "
-            "or send the header 'Authorization: Bearer TOKEN'",
-            {"WWW-Authenticate": "Bearer"},
-        )
-        await response(scope, receive, send)
-
-    def _allowed(self, request: Request) -> bool:
-        scheme, _, given = request.headers.get("authorization", "").partition(" ")
-        offered = [given if scheme.lower() == "bearer" else "", request.cookies.get(TOKEN_COOKIE, "")]
-        if request.url.path == "/" and request.method == "GET":
-            offered.append(request.query_params.get("token", ""))
-        return any(secrets.compare_digest(item.encode(), self.token.encode()) for item in offered if item)
-
-
-class _BodyLimit:
-    """Refuses a request body over the limit with 413, before the application reads any of it."""
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(scope, receive, send)
-            return
-        body, more = b"", True
-        while more:  # bodies are small: read it whole, counting, so a chunked body is limited too
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            body += message.get("body", b"")
-            more = message.get("more_body", False)
-            if len(body) > self.limit:
-                await self._refuse(scope, receive, send)
-                return
-        delivered = False
-
-        async def replay() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
-        message = f"the request body is over {self.limit:,} bytes, this server's limit; send a shorter question or fewer settings"
-        await error_response(413, message)(scope, receive, send)
-
 
 class _SecurityHeaders:
     """Headers that keep the page to this server's own scripts, and out of other sites' frames."""

@@ -114,8 +114,8 @@ def live_server(app: Any) -> Iterator[LiveServer]:
 
 # `arkg serve` as a user runs it, with curie_model in place of the bundled model.
 SCRIPTED_SERVE = (
-    f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); import arkg.session, serve_helpers; "
-    "arkg.session.open_model = lambda spec, **options: serve_helpers.curie_model(); "
+    f"import sys; sys.path.insert(0, {str(Path(__file__).parents[1])!r}); import arkg.session, support.serving; "
+    "arkg.session.open_model = lambda spec, **options: support.serving.curie_model(); "
     "from arkg.cli import main; main()"
 )
 
