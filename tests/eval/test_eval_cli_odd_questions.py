@@ -12,7 +12,8 @@ from test_eval_cli_outcomes import ModelBox, claim_number, eval_args, model, rec
 from typer.testing import CliRunner
 
 from arkg.cli import app
-from arkg.cli.evaluate import EXIT_FAILED_QUESTIONS, EXIT_INTERRUPTED
+from arkg.cli.errors import EXIT_INTERRUPTED
+from arkg.cli.evaluate import EXIT_FAILED_QUESTIONS
 
 runner = CliRunner()
 

@@ -12,7 +12,7 @@ from rich.console import Console
 from arkg.agents import REGISTRY, Budget, Query, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
-from arkg.cli.errors import user_errors
+from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.render import describe, footer
 from arkg.cli.settings import parse_assignments, settings_overrides
@@ -101,7 +101,7 @@ def ask(
                 )
         except KeyboardInterrupt:
             Console(stderr=True).print("[yellow]Interrupted.[/yellow] No answer was produced.")
-            raise typer.Exit(130) from None
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         if trace is not None:
             try:
                 write_atomically(trace, result.model_dump_json(indent=2))

@@ -14,7 +14,7 @@ from rich.markup import escape
 from arkg.agents import REGISTRY
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
-from arkg.cli.errors import user_errors
+from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.eval_progress import eval_progress
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
 from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Retries, Samples, SampleTemperature, Timeout
@@ -35,7 +35,6 @@ stderr = Console(stderr=True, soft_wrap=True)
 # Exit statuses of `arkg eval` besides 0 (every question answered), 1 (a user error) and 2 (bad options).
 EXIT_FAILED_QUESTIONS = 3
 EXIT_SERVER_DOWN = 4
-EXIT_INTERRUPTED = 130
 EXIT_CODES = f"""Exit status:
 0 every question answered;
 1 an error in the input or setup (one line says which);

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from arkg.cli.errors import user_errors
+from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.tables import print_table
 from arkg.datasets.geo import build_geo_kg, generate_questions, write_questions
 from arkg.datasets.geo.build import DEFAULT_MIN_CITY_POPULATION
@@ -49,7 +49,7 @@ def build(
             )
         except KeyboardInterrupt:
             Console(stderr=True).print("[yellow]Interrupted:[/yellow] nothing was written.")
-            raise typer.Exit(130) from None
+            raise typer.Exit(EXIT_INTERRUPTED) from None
     stats = result.stats
     console.print(
         f"[green]Built[/green] {escape(str(db))}: {stats.triples:,} triples, {stats.entities:,} entities,"

@@ -18,7 +18,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 from rich.text import Text
 
-from arkg.cli.errors import user_errors
+from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.errors import ArkgError, EntityNotFound
 from arkg.eval.colota import load_dataset
 from arkg.graph import Direction, KnowledgeGraph, SQLiteGraph, Triple, open_graph
@@ -136,7 +136,7 @@ def _load_all(graph: SQLiteGraph, files: list[Path], format: str | None, console
             " before it are kept. Run the same command again to continue.",
             soft_wrap=True,
         )
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 def _load_one(graph: SQLiteGraph, path: Path, format: str | None, console: Console) -> int | None:

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from arkg.cli.errors import user_errors
+from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.options import positive_seconds
 from arkg.errors import ArkgError
 from arkg.graph.sparql import SCHEMAS, SparqlClient, SparqlGraph, fetch_snapshot
@@ -55,7 +55,7 @@ def fetch(
                 snapshot = fetch_snapshot(graph, entities, hops, db, progress=advance)
     except KeyboardInterrupt:
         _err.print(f"[yellow]Interrupted:[/yellow] {escape(str(db))} was left as it was.", soft_wrap=True)
-        raise typer.Exit(130) from None
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     stats = snapshot.stats
     typer.echo(
         f"{snapshot.path}: {stats.triples} triples, {stats.entities} entities, {stats.relations} relations "

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from arkg.agents.ark import ArkSettings
 from arkg.agents.kaping import KapingSettings
 from arkg.agents.modes import EdgeSet, SelectionMode
-from arkg.cli.errors import user_errors
+from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.tables import print_table
 from arkg.errors import ArkgError
 from arkg.synth import SynthOptions, Variant, colota_source, geo_source, parse_split, sample_source, synthesize
@@ -30,7 +30,6 @@ from arkg.synth.split import RULES, SplitRule
 console = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)
 
-EXIT_INTERRUPTED = 130
 STRATEGIES = (ARK, KAPING, KG_AGENT)
 
 
