@@ -44,7 +44,7 @@ def test_open_questions(question):
     ],
 )
 def test_yes_no_questions_in_other_languages(question):
-    """Hardening item 23: a French or German yes/no question takes the yes/no path."""
+    """A French or German yes/no question takes the yes/no path."""
     assert is_yes_no_question(question)
 
 

@@ -27,7 +27,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
 
 @pytest.mark.parametrize("question", ["", "   ", "\n\t"])
 def test_an_empty_question_is_refused_before_anything_opens(opened: list[dict], question: str) -> None:
-    """hardening item 20: `arkg ask ""` is an error, and no model is opened."""
+    """`arkg ask ""` is an error, and no model is opened."""
     result = runner.invoke(app, ["ask", question])
     assert result.exit_code == 2
     assert "Invalid value for 'question': the question is empty" in " ".join(result.output.split())
@@ -35,7 +35,7 @@ def test_an_empty_question_is_refused_before_anything_opens(opened: list[dict], 
 
 
 def test_temperature_above_2_is_refused(opened: list[dict]) -> None:
-    """hardening item 20: --temperature must be within 0-2."""
+    """--temperature must be within 0-2."""
     result = runner.invoke(app, ["ask", "Was Marie Curie born in Warsaw?", "--temperature", "5"])
     assert result.exit_code == 2
     assert "Invalid value for '--temperature'" in result.output
@@ -43,7 +43,7 @@ def test_temperature_above_2_is_refused(opened: list[dict]) -> None:
 
 
 def test_timeout_and_retries_reach_open_model(opened: list[dict]) -> None:
-    """hardening item 6: `arkg ask --timeout S --retries N` passes both to open_model."""
+    """`arkg ask --timeout S --retries N` passes both to open_model."""
     result = runner.invoke(app, ["ask", "Was Marie Curie born in Warsaw?", "--timeout", "7", "--retries", "2", "--no-cache"])
     assert result.exit_code == 1
     assert "no model in this test" in result.output

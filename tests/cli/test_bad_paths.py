@@ -79,7 +79,7 @@ def files_under(folder: Path) -> set[Path]:
 
 @pytest.mark.parametrize(("args", "message"), CASES)
 def test_a_bad_path_gets_one_clear_line_and_nothing_else(workdir: Path, args: list[str], message: str) -> None:
-    """hardening item 17: no traceback, one message naming the path, exit 1, no file left behind, before any work."""
+    """No traceback, one message naming the path, exit 1, no file left behind, before any work."""
     before = files_under(workdir)
     root_before = set(Path("/").iterdir())
     result = runner.invoke(app, args)
@@ -94,7 +94,7 @@ def test_a_bad_path_gets_one_clear_line_and_nothing_else(workdir: Path, args: li
 
 
 def test_the_installed_command_shows_no_traceback_for_a_missing_results_file(tmp_path: Path) -> None:
-    """hardening item 17: the same, through the real entry point in its own process."""
+    """The same, through the real entry point in its own process."""
     done = subprocess.run(
         [sys.executable, "-c", "from arkg.cli import main; main()", "report", str(tmp_path / "missing.jsonl")],
         capture_output=True, text=True, timeout=60,

@@ -37,7 +37,7 @@ def write_jsonl(path: Path, count: int) -> Path:
 
 
 def test_two_processes_loading_one_file_into_one_store_load_it_once(tmp_path: Path) -> None:
-    """Hardening item 2: two `kg load f.jsonl --db same.db` at once both inserted the file."""
+    """Two `kg load f.jsonl --db same.db` at once both inserted the file."""
     source, db = write_jsonl(tmp_path / "kg.jsonl", 5_000), tmp_path / "kg.db"
     SQLiteGraph(db).close()
     holder = sqlite3.connect(db, isolation_level=None)
@@ -65,7 +65,7 @@ def test_two_processes_loading_one_file_into_one_store_load_it_once(tmp_path: Pa
 
 
 def test_a_failed_first_load_leaves_no_store_file(runner: CliRunner, tmp_path: Path) -> None:
-    """Hardening item 13: a failed load into a new path still created the store file."""
+    """A failed load into a new path still created the store file."""
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"head": "a", "relation": "r"}\n')
     result = runner.invoke(app, ["kg", "load", str(bad), "--db", str(tmp_path / "new.db")])
@@ -98,7 +98,7 @@ def test_an_existing_store_is_kept_when_a_load_fails(runner: CliRunner, tmp_path
     ],
 )
 def test_bad_store_paths_get_precise_messages(runner: CliRunner, tmp_path: Path, arguments: list[str], message: str) -> None:
-    """Hardening item 13: "unable to open database file" / "no such KG store" for a missing folder or a directory."""
+    """"unable to open database file" / "no such KG store" for a missing folder or a directory."""
     kg = write_jsonl(tmp_path / "kg.jsonl", 1)
     result = runner.invoke(app, [argument.replace("KG", str(kg)).format(tmp=tmp_path) for argument in arguments])
     assert result.exit_code == 1
@@ -107,7 +107,7 @@ def test_bad_store_paths_get_precise_messages(runner: CliRunner, tmp_path: Path,
 
 
 def test_a_colota_data_set_loads_its_gold_triples(runner: CliRunner, colota_dir: Path, tmp_path: Path) -> None:
-    """Hardening item 14: `kg load CR-LT-QA.json` failed with "record 1: expected [head, tail, ...]"."""
+    """`kg load CR-LT-QA.json` failed with "record 1: expected [head, tail, ...]"."""
     from arkg.eval.colota import load_dataset
 
     dataset_file, db = colota_dir / "CR-LT-QA.json", tmp_path / "colota.db"
@@ -127,7 +127,7 @@ def test_an_ark_graph_file_is_not_taken_for_a_colota_data_set(runner: CliRunner,
 
 
 def test_a_colota_file_read_as_an_ark_graph_says_what_to_do(tmp_path: Path) -> None:
-    """Hardening item 14: the ark reader names the format it was given and the command that reads it."""
+    """The ark reader names the format it was given and the command that reads it."""
     path = tmp_path / "data.json"
     path.write_text(json.dumps([{"id": "S1", "query": "q?", "answer": True, "KG Triples": "1- (a, r, b)"}]))
     with SQLiteGraph() as store, pytest.raises(LoadError) as caught:
@@ -145,12 +145,12 @@ def test_a_hostile_colota_file_is_a_clean_error(runner: CliRunner, tmp_path: Pat
 
 
 def test_sample_names_the_bundled_kg() -> None:
-    """Hardening item 21: the bundled sample KG had no name a --db option could take."""
+    """The bundled sample KG had no name a --db option could take."""
     assert open_graph("sample").stats() == open_graph(None).stats()
 
 
 def test_kg_info_and_show_default_to_the_sample_kg(runner: CliRunner) -> None:
-    """Hardening item 21: `kg show` and `kg info` required --db, unlike `ask`."""
+    """`kg show` and `kg info` required --db, unlike `ask`."""
     expected = open_graph(None).stats()
     for arguments in (["kg", "info"], ["kg", "info", "--db", "sample"]):
         info = runner.invoke(app, arguments)
@@ -169,7 +169,7 @@ def test_loading_into_sample_is_refused(runner: CliRunner, tmp_path: Path, monke
 
 
 def test_terminal_escapes_in_kg_text_are_shown_not_obeyed(runner: CliRunner, tmp_path: Path) -> None:
-    """Hardening item 21: KG text reached the terminal raw (escape sequences, line breaks) in `kg show`."""
+    """KG text reached the terminal raw (escape sequences, line breaks) in `kg show`."""
     kg = tmp_path / "kg.jsonl"
     lines = [
         {"head": "Evil\x1b[2J", "relation": "rel\x1b]0;title\x07", "tail": "two\nlines", "props": {"k\x1b[31m": "v\r"}},
@@ -187,7 +187,7 @@ def test_terminal_escapes_in_kg_text_are_shown_not_obeyed(runner: CliRunner, tmp
 
 
 def test_error_messages_are_printed_without_highlighting(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hardening item 10: rich highlighted error messages (minutes for a megabyte), colouring quoted data."""
+    """Rich highlighted error messages (minutes for a megabyte), colouring quoted data."""
     monkeypatch.setenv("FORCE_COLOR", "1")
     message = "line 12: cannot read 'http://example.org/x 3.14 True'"
 

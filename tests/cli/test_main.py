@@ -18,7 +18,7 @@ runner = CliRunner()
 
 
 def test_version() -> None:
-    """hardening item 21: `arkg --version` prints the installed package's version."""
+    """`arkg --version` prints the installed package's version."""
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
     assert result.output == f"arkg {version('arkg')}\n"
@@ -27,7 +27,7 @@ def test_version() -> None:
 def test_an_unexpected_exception_is_one_line_unless_debugging(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """hardening item 17: the last-resort guard of `arkg` prints one line and where to report it; ARKG_DEBUG=1
+    """The last-resort guard of `arkg` prints one line and where to report it; ARKG_DEBUG=1
     shows the traceback."""
 
     def broken(paths):

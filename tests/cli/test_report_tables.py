@@ -48,7 +48,7 @@ def render(width: int) -> str:
 
 
 def test_piped_report_prints_complete_unwrapped_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """hardening item 16: `arkg report > out.txt` keeps every header and column whole (Markdown, one line per row)."""
+    """`arkg report > out.txt` keeps every header and column whole (Markdown, one line per row)."""
     monkeypatch.delenv("FORCE_COLOR", raising=False)
     results = write_results(tmp_path / "a.jsonl", MODEL, "sports")
     result = runner.invoke(app, ["report", str(results)])
@@ -61,7 +61,7 @@ def test_piped_report_prints_complete_unwrapped_tables(tmp_path: Path, monkeypat
 
 @pytest.mark.parametrize("width", [40, 60, 100, 130, 200])
 def test_no_column_is_lost_at_any_terminal_width(width: int) -> None:
-    """hardening item 16: on a terminal of any width every header and cell is shown, no line is wider than the
+    """On a terminal of any width every header and cell is shown, no line is wider than the
     terminal, and no word of up to 16 characters is split."""
     shown = render(width)
     assert max(len(line) for line in shown.splitlines()) <= width
@@ -71,7 +71,7 @@ def test_no_column_is_lost_at_any_terminal_width(width: int) -> None:
 
 
 def test_a_wide_terminal_gets_a_table_and_a_narrow_one_a_block_per_row() -> None:
-    """hardening item 16: columns side by side while they fit; below that, "header: value" lines."""
+    """Columns side by side while they fit; below that, "header: value" lines."""
     wide = render(200)
     assert "┃ Answer rate % ┃" in wide and f"ark · {MODEL} · constrained" in wide
     narrow = render(60)
@@ -80,7 +80,7 @@ def test_a_wide_terminal_gets_a_table_and_a_narrow_one_a_block_per_row() -> None
 
 
 def test_kg_and_model_text_in_tables_is_shown_escaped(tmp_path: Path) -> None:
-    """hardening item 21: control characters, line breaks and markup from a results file are printed as
+    """Control characters, line breaks and markup from a results file are printed as
     visible text; they neither reach the terminal raw nor break a row."""
     hostile_model = "m\x1b[2J[red]x[/red]"
     hostile_label = "sports\nS9 | forged | row"

@@ -53,7 +53,7 @@ def records(out: Path) -> list[dict]:
 
 
 def test_failed_questions_exit_non_zero_and_resume_retries_only_those(model: ModelBox, tmp_path: Path) -> None:
-    """hardening item 8: questions that ended in an error make `arkg eval` exit 3 and say how to retry them."""
+    """Questions that ended in an error make `arkg eval` exit 3 and say how to retry them."""
     dataset, out = write_dataset(tmp_path / "claims.json", 5), tmp_path / "r.jsonl"
 
     def fails_on_2_and_5(messages, output, sampling):
@@ -81,7 +81,7 @@ def test_failed_questions_exit_non_zero_and_resume_retries_only_those(model: Mod
 
 
 def test_eval_stops_early_when_the_server_looks_down(model: ModelBox, tmp_path: Path) -> None:
-    """hardening item 6: after 3 questions in a row could not reach the server, stop with a clear message."""
+    """After 3 questions in a row could not reach the server, stop with a clear message."""
     dataset, out = write_dataset(tmp_path / "claims.json", 8), tmp_path / "r.jsonl"
 
     def unreachable(messages, output, sampling):
@@ -97,7 +97,7 @@ def test_eval_stops_early_when_the_server_looks_down(model: ModelBox, tmp_path: 
 
 
 def test_a_streak_of_unreachable_questions_is_broken_by_an_answer(model: ModelBox, tmp_path: Path) -> None:
-    """hardening item 6: only questions failing in a row count; --max-unreachable sets how many."""
+    """Only questions failing in a row count; --max-unreachable sets how many."""
     dataset, out = write_dataset(tmp_path / "claims.json", 6), tmp_path / "r.jsonl"
 
     def every_third_answers(messages, output, sampling):
@@ -115,7 +115,7 @@ def test_a_streak_of_unreachable_questions_is_broken_by_an_answer(model: ModelBo
 
 
 def test_timeout_and_retries_reach_the_model(model: ModelBox, tmp_path: Path) -> None:
-    """hardening item 6: --timeout and --retries are passed to open_model."""
+    """--timeout and --retries are passed to open_model."""
     dataset = write_dataset(tmp_path / "claims.json", 1)
     result = runner.invoke(app, eval_args(dataset, tmp_path / "r.jsonl", "--timeout", "2.5", "--retries", "0"))
     assert result.exit_code == 0, result.output
@@ -125,7 +125,7 @@ def test_timeout_and_retries_reach_the_model(model: ModelBox, tmp_path: Path) ->
 
 
 def test_progress_lines_go_to_a_log(model: ModelBox, tmp_path: Path) -> None:
-    """hardening item 18: when stderr is no terminal, plain progress lines (done/total, ETA, accuracy) appear."""
+    """When stderr is no terminal, plain progress lines (done/total, ETA, accuracy) appear."""
     dataset = write_dataset(tmp_path / "claims.json", 4)
     result = runner.invoke(app, eval_args(dataset, tmp_path / "r.jsonl"))
     assert result.exit_code == 0, result.output
@@ -142,7 +142,7 @@ def test_progress_lines_go_to_a_log(model: ModelBox, tmp_path: Path) -> None:
     ],
 )
 def test_a_data_set_without_usable_questions_is_an_error(model: ModelBox, tmp_path: Path, entries: list, message: str) -> None:
-    """hardening item 20: `[]` or no usable entry is an error naming the file, before any model is opened."""
+    """`[]` or no usable entry is an error naming the file, before any model is opened."""
     dataset = tmp_path / "empty.json"
     dataset.write_text(json.dumps(entries), encoding="utf-8")
     result = runner.invoke(app, eval_args(dataset, tmp_path / "r.jsonl"))
@@ -162,7 +162,7 @@ def test_a_data_set_without_usable_questions_is_an_error(model: ModelBox, tmp_pa
 def test_options_that_select_nothing_or_are_out_of_range_are_refused(
     model: ModelBox, tmp_path: Path, extra: list[str], message: str
 ) -> None:
-    """hardening item 20: temperature within 0-2; --ids and --limit must select something."""
+    """Temperature within 0-2; --ids and --limit must select something."""
     dataset = write_dataset(tmp_path / "claims.json", 2)
     result = runner.invoke(app, eval_args(dataset, tmp_path / "r.jsonl", *extra))
     assert result.exit_code == 2

@@ -64,7 +64,7 @@ class Eval:
 
 
 def test_first_ctrl_c_stops_at_the_next_model_call_keeping_finished_answers(tmp_path: Path) -> None:
-    """hardening item 19: the first Ctrl-C is acknowledged at once; the run ends cleanly with exit 130 and
+    """The first Ctrl-C is acknowledged at once; the run ends cleanly with exit 130 and
     says how many answers were saved and how to resume; the resume completes the rest."""
     dataset, out = write_dataset(tmp_path / "claims.json", QUESTIONS), tmp_path / "r.jsonl"
     run = Eval(dataset, out, 0.4)
@@ -88,7 +88,7 @@ def test_first_ctrl_c_stops_at_the_next_model_call_keeping_finished_answers(tmp_
 
 
 def test_a_second_ctrl_c_quits_at_once(tmp_path: Path) -> None:
-    """hardening item 19: while a model call takes long, a second Ctrl-C ends the process within moments,
+    """While a model call takes long, a second Ctrl-C ends the process within moments,
     still saying how to resume, and leaves a readable results file."""
     dataset, out = write_dataset(tmp_path / "claims.json", QUESTIONS), tmp_path / "r.jsonl"
     run = Eval(dataset, out, 60.0)

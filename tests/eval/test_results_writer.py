@@ -39,7 +39,7 @@ def start_eval(dataset: Path, out: Path, delay: float) -> subprocess.Popen:
 
 
 def test_a_second_writer_process_is_refused_naming_the_file_and_the_first_ones_pid(tmp_path: Path) -> None:
-    """hardening item 1: two `arkg eval --resume` on one file; the second must not overwrite the first's records."""
+    """Two `arkg eval --resume` on one file; the second must not overwrite the first's records."""
     dataset = write_dataset(tmp_path / "claims.json", 8)
     out = tmp_path / "same.jsonl"
     first = start_eval(dataset, out, delay=1.0)
@@ -65,7 +65,7 @@ def test_a_second_writer_process_is_refused_naming_the_file_and_the_first_ones_p
 
 
 def test_appends_land_at_the_end_of_the_file_as_it_is_then(tmp_path: Path) -> None:
-    """hardening item 1: records are appended with O_APPEND, never written over bytes that arrived meanwhile."""
+    """Records are appended with O_APPEND, never written over bytes that arrived meanwhile."""
     out = tmp_path / "r.jsonl"
     with ResultsWriter(out, CONFIG) as writer:
         with out.open("ab") as other:
@@ -87,7 +87,7 @@ def test_resume_cuts_a_torn_last_line_then_appends(tmp_path: Path) -> None:
 
 
 def test_the_lock_names_its_holder_and_goes_away_on_close(tmp_path: Path) -> None:
-    """hardening item 1: the lock file records the writer's PID; a second writer, even in-process, is refused."""
+    """The lock file records the writer's PID; a second writer, even in-process, is refused."""
     out = tmp_path / "r.jsonl"
     with ResultsWriter(out, CONFIG):
         assert lock_path(out).read_text().strip() == str(os.getpid())

@@ -171,7 +171,7 @@ def test_ctrl_c_stops_cleanly_keeping_finished_work(tmp_path: Path) -> None:
 
 
 def test_progress_callback_sees_each_question_without_drawing(tmp_path: Path) -> None:
-    """hardening item 18: the runner reports progress through a callback (the CLI draws it)."""
+    """The runner reports progress through a callback (the CLI draws it)."""
     seen: list[RunSummary] = []
     run_evaluation(QUESTIONS, always("True"), CONFIG, tmp_path / "r.jsonl", on_progress=seen.append)
     assert [s.done for s in seen] == [0, 1, 2, 3, 4, 4]
@@ -182,7 +182,7 @@ def test_progress_callback_sees_each_question_without_drawing(tmp_path: Path) ->
 
 
 def test_the_run_kit_refuses_calls_once_a_stop_is_requested() -> None:
-    """hardening item 19: the cancellation point is the next model call."""
+    """The cancellation point is the next model call."""
     inner = ScriptedModel.from_replies(["a", "b"])
     stop = threading.Event()
     kit = RunKit(inner, RunOptions(cancel=stop))
@@ -209,7 +209,7 @@ class TwoCalls:
 
 
 def test_a_stop_cuts_the_question_in_flight_at_its_next_model_call(tmp_path: Path) -> None:
-    """hardening item 19: a stop requested during question 2 ends it at its next call; it is not recorded,
+    """A stop requested during question 2 ends it at its next call; it is not recorded,
     question 1 is, question 3 never starts."""
     out = tmp_path / "r.jsonl"
     stop = threading.Event()
@@ -229,7 +229,7 @@ def test_a_stop_cuts_the_question_in_flight_at_its_next_model_call(tmp_path: Pat
 
 
 def test_temperature_above_2_is_refused_before_anything_loads(tmp_path: Path) -> None:
-    """hardening item 20: Sampling.temperature is bounded to 0-2, and plan_evaluation checks it first."""
+    """Sampling.temperature is bounded to 0-2, and plan_evaluation checks it first."""
     with pytest.raises(ValidationError):
         Sampling(temperature=2.5)
     with pytest.raises(ArkgError, match="temperature 5.0: Input should be less than or equal to 2"):
@@ -237,7 +237,7 @@ def test_temperature_above_2_is_refused_before_anything_loads(tmp_path: Path) ->
 
 
 def test_dataset_select_refuses_to_select_nothing(tmp_path: Path) -> None:
-    """hardening item 20: a limit below 1, or no usable question, selects nothing: an error."""
+    """A limit below 1, or no usable question, selects nothing: an error."""
     dataset = Dataset(path=tmp_path / "d.json", entries=1, questions=QUESTIONS[:1])
     with pytest.raises(ArkgError, match="limit must be at least 1"):
         dataset.select(limit=0)

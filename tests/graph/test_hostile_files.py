@@ -50,7 +50,7 @@ def load_into_a_store(tmp_path: Path, name: str, content: str) -> LoadError:
 def test_hostile_files_give_one_located_error_and_change_nothing(
     tmp_path: Path, name: str, content: str, where: str, reason: str
 ) -> None:
-    """Hardening item 9: deep nesting, lone surrogates and huge integers ended in tracebacks."""
+    """Deep nesting, lone surrogates and huge integers ended in tracebacks."""
     error = load_into_a_store(tmp_path, name, content)
     assert (error.where, reason in error.reason) == (where, True), error
 
@@ -80,14 +80,14 @@ def test_a_valid_surrogate_pair_escape_is_one_character(tmp_path: Path) -> None:
     ],
 )
 def test_duplicate_keys_and_non_numbers_are_rejected(tmp_path: Path, name: str, content: str, where: str | None, reason: str) -> None:
-    """Hardening item 15: duplicate keys (the last silently won) and NaN/Infinity were accepted."""
+    """Duplicate keys (the last silently won) and NaN/Infinity were accepted."""
     error = load_into_a_store(tmp_path, name, content)
     assert (error.where, reason in error.reason) == (where, True), error
 
 
 @pytest.mark.parametrize("colon", ["", ":"], ids=["strings-without-colons", "strings-with-colons"])
 def test_a_duplicate_key_deep_in_a_large_file_is_found_on_its_line(tmp_path: Path, colon: str) -> None:
-    """Hardening item 15: the batch reader finds a repeated key by counting colons, wherever strings hold some."""
+    """The batch reader finds a repeated key by counting colons, wherever strings hold some."""
     lines = [json.dumps({"head": f"h{n}", "relation": f"r{colon}", "tail": f"t{n}"}) + "\n" for n in range(2500)]
     lines[1733] = '{"head": "x", "relation": "r", "tail": "y", "props": {"p": 1, "q": 2, "p": 3}}\n'
     error = load_into_a_store(tmp_path, "big.jsonl", "".join(lines))
@@ -104,7 +104,7 @@ def test_a_duplicate_key_deep_in_a_large_file_is_found_on_its_line(tmp_path: Pat
     ids=["colon-in-a-string", "escaped-colon", "colons-in-props"],
 )
 def test_colons_in_strings_do_not_hide_a_duplicate_key(tmp_path: Path, line: str) -> None:
-    """Hardening item 15: colons in strings, plain or escaped, must not balance the missing key's colon."""
+    """Colons in strings, plain or escaped, must not balance the missing key's colon."""
     error = load_into_a_store(tmp_path, "dup.jsonl", GOOD_LINE * 5 + line + "\n")
     assert (error.where, "duplicate key" in error.reason) == ("line 6", True), error
 
@@ -133,7 +133,7 @@ MEGABYTE = 1_000_000
     ],
 )
 def test_an_error_quotes_at_most_a_little_of_a_long_line(tmp_path: Path, name: str, content: str) -> None:
-    """Hardening item 10: the error embedded the whole bad line (a megabyte of message)."""
+    """The error embedded the whole bad line (a megabyte of message)."""
     error = load_into_a_store(tmp_path, name, content)
     assert len(str(error)) < 400, str(error)[:500]
     assert "more characters" in str(error) or "\n" not in error.reason

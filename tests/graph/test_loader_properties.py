@@ -218,7 +218,7 @@ def state(store: SQLiteGraph) -> tuple:
 
 @pytest.mark.parametrize("format", FORMATS)
 def test_a_load_raises_only_load_error_and_is_all_or_nothing(format: str, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Hardening items 9 and 15 (acceptance): hostile files ended in tracebacks; no partial writes."""
+    """Hostile files ended in tracebacks; no partial writes."""
     path = tmp_path_factory.mktemp(format) / f"kg.{format}"
     outcomes = {"loaded": 0, "refused": 0}
     shared = SQLiteGraph()  # gathers what earlier examples loaded, so later loads meet existing names

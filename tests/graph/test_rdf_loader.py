@@ -30,7 +30,7 @@ def write(tmp_path: Path, name: str, content: str) -> Path:
 def test_ill_typed_literals_load_quietly_and_logging_is_left_as_it_was(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    """Hardening item 11: rdflib logged a warning with a traceback for "abc"^^xsd:integer on a good load."""
+    """Rdflib logged a warning with a traceback for "abc"^^xsd:integer on a good load."""
     rdflib_logger = logging.getLogger("rdflib")
     handlers, propagate = list(rdflib_logger.handlers), rdflib_logger.propagate
     with caplog.at_level(logging.DEBUG):
@@ -56,7 +56,7 @@ def test_ill_typed_literals_load_quietly_and_logging_is_left_as_it_was(
     ],
 )
 def test_rdflib_errors_are_reworded_and_located(tmp_path: Path, name: str, content: str, where: str, reason: str) -> None:
-    """Hardening item 11: rdflib internals leaked ("string index out of range"), often without a line."""
+    """Rdflib internals leaked ("string index out of range"), often without a line."""
     with pytest.raises(LoadError) as caught:
         list(read_triples(write(tmp_path, name, content)))
     assert caught.value.where == where
@@ -94,7 +94,7 @@ EXPECTED_BLANK_NODES = [
 
 
 def test_blank_nodes_get_stable_marked_names_scoped_to_their_file(tmp_path: Path) -> None:
-    """Hardening item 12: blank nodes became random names, different on every load."""
+    """Blank nodes became random names, different on every load."""
     path = write(tmp_path, "kg.ttl", BLANK_NODES)
     first = sorted((t.head, t.relation, t.tail) for t in read_triples(path))
     assert first == sorted(EXPECTED_BLANK_NODES)
@@ -102,7 +102,7 @@ def test_blank_nodes_get_stable_marked_names_scoped_to_their_file(tmp_path: Path
 
 
 def test_blank_node_names_do_not_depend_on_the_process(tmp_path: Path) -> None:
-    """Hardening item 12: the names follow the file, not rdflib's hash-ordered store (another process, another seed)."""
+    """The names follow the file, not rdflib's hash-ordered store (another process, another seed)."""
     path = write(tmp_path, "kg.nt", "".join(
         f"_:n{index} <http://e/next> _:n{index + 1} .\n<http://e/x{index}> <http://e/has> _:n{index} .\n" for index in range(30)
     ))
@@ -139,7 +139,7 @@ _:c2 rdf:first ex:two ; rdf:rest rdf:nil .
 
 
 def test_rdf_lists_become_one_edge_per_member_with_its_position(tmp_path: Path) -> None:
-    """Hardening item 12: RDF lists added rdf:first/rdf:rest/rdf:nil edges between random names."""
+    """RDF lists added rdf:first/rdf:rest/rdf:nil edges between random names."""
     triples = list(read_triples(write(tmp_path, "kg.ttl", LISTS)))
     paper = [t for t in triples if t.head == "paper"]
     assert paper == [

@@ -30,7 +30,7 @@ def test_load_with_skip_loaded_skips_the_same_content(tmp_path: Path) -> None:
 
 
 def test_a_writer_waits_for_another_then_names_the_store_when_it_gives_up(tmp_path: Path) -> None:
-    """Hardening item 2: a second writer must wait for the first (and say so), not fail or interleave."""
+    """A second writer must wait for the first (and say so), not fail or interleave."""
     db = tmp_path / "kg.db"
     SQLiteGraph(db).close()
     holder = sqlite3.connect(db, isolation_level=None)
@@ -49,7 +49,7 @@ def test_a_writer_waits_for_another_then_names_the_store_when_it_gives_up(tmp_pa
 
 
 def test_two_stores_creating_one_file_at_once_both_open_it(tmp_path: Path) -> None:
-    """Hardening item 2: both saw an empty file and created the tables; the second failed ("already exists")."""
+    """Both saw an empty file and created the tables; the second failed ("already exists")."""
     db = tmp_path / "kg.db"
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # both openers find an empty file, then wait to create the tables
@@ -79,7 +79,7 @@ def test_two_stores_creating_one_file_at_once_both_open_it(tmp_path: Path) -> No
 
 
 def test_a_new_store_whose_first_load_failed_can_be_deleted(tmp_path: Path) -> None:
-    """Hardening item 13: a failed first load must leave no store file behind."""
+    """A failed first load must leave no store file behind."""
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"head": "a"}\n')
     store = SQLiteGraph(tmp_path / "new.db")
@@ -104,7 +104,7 @@ def test_a_store_with_triples_or_in_use_is_not_deleted(tmp_path: Path) -> None:
 
 
 def test_a_writer_whose_store_was_deleted_meanwhile_writes_nothing(tmp_path: Path) -> None:
-    """Hardening item 13: a process waiting on a new store must not load into the file another one deleted."""
+    """A process waiting on a new store must not load into the file another one deleted."""
     db = tmp_path / "new.db"
     creator = SQLiteGraph(db)
     waiter = SQLiteGraph(db)
@@ -117,14 +117,14 @@ def test_a_writer_whose_store_was_deleted_meanwhile_writes_nothing(tmp_path: Pat
 
 @pytest.mark.parametrize("create", [True, False])
 def test_a_folder_is_not_a_store(tmp_path: Path, create: bool) -> None:
-    """Hardening item 13: a directory given as --db was called "no such KG store" or "unable to open"."""
+    """A directory given as --db was called "no such KG store" or "unable to open"."""
     with pytest.raises(ArkgError) as caught:
         SQLiteGraph(tmp_path, create=create)
     assert str(caught.value) == f"{tmp_path} is a folder, not a KG store file; name a file, e.g. {tmp_path / 'kg.db'}"
 
 
 def test_a_store_in_a_missing_folder_or_under_a_file_says_so(tmp_path: Path) -> None:
-    """Hardening item 13: a store in a missing folder failed with "unable to open database file"."""
+    """A store in a missing folder failed with "unable to open database file"."""
     missing = tmp_path / "no" / "such" / "kg.db"
     with pytest.raises(ArkgError) as caught:
         SQLiteGraph(missing)

@@ -135,7 +135,7 @@ def test_unreadable_model_file_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_the_cache_tells_gguf_files_of_the_same_name_apart(bundled_model: LlamaCppModel, tmp_path: Path) -> None:
-    """hardening item 4: a different GGUF file under the bundled file's name gets no stale replies."""
+    """A different GGUF file under the bundled file's name gets no stale replies."""
     altered = tmp_path / "elsewhere" / bundled_model.path.name
     altered.parent.mkdir()
     shutil.copyfile(bundled_model.path, altered)

@@ -31,7 +31,7 @@ def by_question(body: dict[str, Any]) -> Reply:
 
 
 def test_malformed_replies_fail_their_question_and_the_run_goes_on(serve: Any, tmp_path: Path) -> None:
-    """hardening item 5: eval records a malformed reply as that question's error and answers the rest."""
+    """Eval records a malformed reply as that question's error and answers the rest."""
     server = serve(by_question)
     model = OpenAICompatModel("m", server.url, structured="json_schema", max_retries=0)
     config = RunConfig(

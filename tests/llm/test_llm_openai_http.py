@@ -90,7 +90,7 @@ HANGS = Reply(delay_s=60, content=GOOD.content)
 def test_a_hanging_server_costs_what_the_user_set_and_the_message_says_what_it_cost(
     serve: Any, structured: str
 ) -> None:
-    """hardening item 6: retries x timeout, no hidden attempts, and the true time and attempts reported."""
+    """Retries x timeout, no hidden attempts, and the true time and attempts reported."""
     server = serve(HANGS)
     model = OpenAICompatModel("m", server.url, structured=structured, timeout=0.4, max_retries=2)
     started = time.monotonic()
@@ -107,7 +107,7 @@ def test_a_hanging_server_costs_what_the_user_set_and_the_message_says_what_it_c
 
 
 def test_the_model_spec_sets_the_limits(serve: Any) -> None:
-    """hardening item 6: `?timeout=&retries=` on the spec bound a call to a hanging server."""
+    """`?timeout=&retries=` on the spec bound a call to a hanging server."""
     server = serve(HANGS)
     model = open_model(f"openai:m@{server.url}?timeout=1&retries=1", cache=False)
     started = time.monotonic()
@@ -118,7 +118,7 @@ def test_the_model_spec_sets_the_limits(serve: Any) -> None:
 
 
 def test_backoff_waits_count_against_the_limit(serve: Any) -> None:
-    """hardening item 6: a retry that could not finish in time is not started."""
+    """A retry that could not finish in time is not started."""
     server = serve(HANGS)
     model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=0.5, max_retries=3)
     started = time.monotonic()
@@ -129,7 +129,7 @@ def test_backoff_waits_count_against_the_limit(serve: Any) -> None:
 
 
 def test_re_asks_share_the_limit(serve: Any) -> None:
-    """hardening item 6: a slow server that keeps answering badly cannot stretch one call past the limit."""
+    """A slow server that keeps answering badly cannot stretch one call past the limit."""
     server = serve(Reply(delay_s=0.3, content='{"answer": "perhaps"}'))
     model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=1, max_retries=0, max_reasks=5)
     started = time.monotonic()
@@ -142,7 +142,7 @@ def test_re_asks_share_the_limit(serve: Any) -> None:
 
 
 def test_a_retry_after_beyond_the_limit_ends_the_call_at_once(serve: Any) -> None:
-    """hardening item 6: the server's Retry-After cannot stretch a call past the limit either."""
+    """The server's Retry-After cannot stretch a call past the limit either."""
     server = serve(Reply(429, headers={"retry-after": "30"}, error="slow down"))
     model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=1, max_retries=3)
     started = time.monotonic()
@@ -303,7 +303,7 @@ HTML_PAGE = "<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><
     ],
 )
 def test_a_malformed_reply_is_a_model_error_saying_what_came(serve: Any, reply: Reply, said: str) -> None:
-    """hardening item 5: no JSONDecodeError or AttributeError, whatever a server sends with HTTP 200."""
+    """No JSONDecodeError or AttributeError, whatever a server sends with HTTP 200."""
     server = serve(reply)
     model = OpenAICompatModel("m", server.url, structured="json_schema", max_retries=0)
     with pytest.raises(ModelError) as caught:
@@ -317,7 +317,7 @@ def test_a_malformed_reply_is_a_model_error_saying_what_came(serve: Any, reply: 
 
 @pytest.mark.parametrize("usage", [None, {}, {"prompt_tokens": None, "completion_tokens": 3}])
 def test_missing_token_counts_count_as_zero(serve: Any, usage: Any) -> None:
-    """hardening item 5: usage the server does not report is not invented, and not an error."""
+    """Usage the server does not report is not invented, and not an error."""
     server = serve(Reply(body=_completion_body(usage=usage)))
     completion = OpenAICompatModel("m", server.url, structured="json_schema").complete(QUESTION, Verdict)
     assert completion.value == Verdict(answer=True, reason="it is")

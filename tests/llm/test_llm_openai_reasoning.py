@@ -41,7 +41,7 @@ def sent(content: str | None, **fields: Any) -> Reply:
     ids=["think-block", "think-block-inline", "closing-tag-only", "reasoning_content", "reasoning"],
 )
 def test_thinking_is_set_apart_before_validation_and_kept(serve: Any, reply: Reply) -> None:
-    """hardening item 7: a reasoning model's reply validates; its thinking and reasoning tokens are kept."""
+    """A reasoning model's reply validates; its thinking and reasoning tokens are kept."""
     server = serve(reply)
     completion = OpenAICompatModel("m", server.url, structured="json_schema").complete(QUESTION, Verdict)
     assert completion.value == Verdict(answer=True, reason="it is")
@@ -58,7 +58,7 @@ def test_an_empty_think_block_as_sent_with_thinking_off(serve: Any) -> None:
 
 
 def test_no_reasoning_tokens_are_invented(serve: Any) -> None:
-    """hardening item 7: a server that reports no reasoning tokens gets 0, whatever the thinking's length."""
+    """A server that reports no reasoning tokens gets 0, whatever the thinking's length."""
     server = serve(sent(f"<think>{THINKING}</think>{ANSWER}"))
     completion = OpenAICompatModel("m", server.url, structured="json_schema").complete(QUESTION, Verdict)
     assert completion.reasoning == THINKING and completion.usage.reasoning_tokens == 0
@@ -80,7 +80,7 @@ def test_a_choice_after_thinking(serve: Any) -> None:
     ids=["unclosed-think-block", "reasoning_content-no-content", "reasoning_content-empty-content"],
 )
 def test_thinking_cut_off_by_max_tokens_is_a_clear_error(serve: Any, reply: Reply) -> None:
-    """hardening item 7: a reply cut off while still thinking says so and how to fix it, without re-asking."""
+    """A reply cut off while still thinking says so and how to fix it, without re-asking."""
     server = serve(reply)
     model = OpenAICompatModel("m", server.url, structured="json_schema")
     with pytest.raises(ModelError, match=r"cut off at max_tokens=33 while still reasoning \(\d+ characters of reasoning, 33 tokens\)") as caught:
@@ -103,7 +103,7 @@ def test_a_re_ask_shows_the_answer_without_the_thinking(serve: Any) -> None:
 
 
 def test_the_model_spec_passes_server_specific_request_fields(serve: Any, tmp_path: Path) -> None:
-    """hardening item 7: e.g. Qwen3's thinking switched off through the chat template, from the spec."""
+    """E.g. Qwen3's thinking switched off through the chat template, from the spec."""
     server = serve(Reply(content=ANSWER))
     spec = f"openai:qwen3@{server.url}?body.chat_template_kwargs.enable_thinking=false&body.top_k=20&retries=0"
     model = open_model(spec, cache=tmp_path / "cache.sqlite")
@@ -120,7 +120,7 @@ def test_the_model_spec_passes_server_specific_request_fields(serve: Any, tmp_pa
 
 
 def test_the_cache_keeps_the_thinking_and_its_tokens(serve: Any, tmp_path: Path) -> None:
-    """hardening item 7: a cache hit gives back what the miss gave."""
+    """A cache hit gives back what the miss gave."""
     server = serve(sent(ANSWER, reasoning_content=THINKING, reasoning_tokens=42))
     model = CachedModel(OpenAICompatModel("m", server.url, structured="json_schema"), tmp_path / "cache.sqlite")
     miss = model.complete(QUESTION, Verdict)
@@ -131,7 +131,7 @@ def test_the_cache_keeps_the_thinking_and_its_tokens(serve: Any, tmp_path: Path)
 
 
 def test_a_cache_file_from_before_reasoning_keeps_its_entries(tmp_path: Path) -> None:
-    """hardening item 7: the reasoning columns are added to a cache file written without them."""
+    """The reasoning columns are added to a cache file written without them."""
     path = tmp_path / "cache.sqlite"
     city = Choice(["Lyon", "Oslo"])
     old = sqlite3.connect(path)
@@ -151,7 +151,7 @@ def test_a_cache_file_from_before_reasoning_keeps_its_entries(tmp_path: Path) ->
 
 
 def test_usage_adds_up_every_field() -> None:
-    """hardening item 7: reasoning tokens add up along a run like every other count."""
+    """Reasoning tokens add up along a run like every other count."""
     one = Usage(**{name: index + 1 for index, name in enumerate(Usage.model_fields)})
     assert (one + one).model_dump() == {name: 2 * value for name, value in one.model_dump().items()}
     assert (one + one).reasoning_tokens == 2 * one.reasoning_tokens > 0

@@ -92,7 +92,7 @@ def test_openai_spec_builds_the_http_backend() -> None:
 
 
 def test_spec_options_reach_the_model_and_arguments_win_over_them() -> None:
-    """hardening item 6: timeout and retries are real options, from the spec or from open_model's caller."""
+    """Timeout and retries are real options, from the spec or from open_model's caller."""
     spec = "openai:tiny@http://127.0.0.1:9/v1?timeout=12.5&retries=1"
     model = open_model(spec, cache=False)
     assert (model.timeout, model.max_retries) == (12.5, 1)

@@ -22,7 +22,7 @@ def forged_kg() -> SQLiteGraph:
 
 
 def test_kg_text_cannot_add_a_fact_line_to_the_reasoning_prompt():
-    """Hardening item 3: a tail holding a line break and a fake `T1:` line stays inside its own fact line."""
+    """A tail holding a line break and a fake `T1:` line stays inside its own fact line."""
     model = ScriptedModel.from_replies([anchor("Marie Curie"), relation("place of birth"), reasoning(["T1"]), answer()])
     result = ArkAgent(forged_kg(), model, ArkSettings(mode=SelectionMode.FREE)).ask("Was Marie Curie born in Paris?")
     prompt = model.calls[2].messages[-1].content
@@ -33,7 +33,7 @@ def test_kg_text_cannot_add_a_fact_line_to_the_reasoning_prompt():
 
 
 def test_the_trace_keeps_what_each_decision_showed_so_citations_can_be_audited():
-    """Hardening item 3: every call records its prompt; each citation is checked against the lines it showed."""
+    """Every call records its prompt; each citation is checked against the lines it showed."""
     model = ScriptedModel.from_replies([anchor("Marie Curie"), relation("place of birth"), reasoning(["T1"]), answer()])
     result = ArkAgent(forged_kg(), model, ArkSettings(mode=SelectionMode.FREE)).ask("Was Marie Curie born in Paris?")
     calls = result.trace.calls
@@ -49,7 +49,7 @@ def test_the_trace_keeps_what_each_decision_showed_so_citations_can_be_audited()
 
 
 def test_constrained_anchor_options_are_shown_on_one_line_and_map_back_to_the_entity():
-    """Hardening item 3: a name with a line break is offered escaped, and choosing it explores the real entity."""
+    """A name with a line break is offered escaped, and choosing it explores the real entity."""
     kg = SQLiteGraph()
     kg.add_triples([Triple("Odd\nName", "is a", "test entity")])
     model = ScriptedModel.from_replies(["Odd\\nName", "is a", reasoning(["T1"]), answer("yes")])
@@ -59,7 +59,7 @@ def test_constrained_anchor_options_are_shown_on_one_line_and_map_back_to_the_en
 
 
 def test_a_followed_relation_is_not_offered_again_in_constrained_mode():
-    """Hardening item 22: after (Yui Yuigahama, has pet), step 2 on the same anchor offers the other relations only."""
+    """After (Yui Yuigahama, has pet), step 2 on the same anchor offers the other relations only."""
     replies = [
         "Yui Yuigahama", "has pet", reasoning(["T1"], more=True),
         "Yui Yuigahama", "occupation", reasoning(["T2"]),
@@ -74,7 +74,7 @@ def test_a_followed_relation_is_not_offered_again_in_constrained_mode():
 
 
 def test_an_anchor_whose_relations_were_all_followed_is_no_longer_a_candidate():
-    """Hardening item 22: Sablé has one relation; once followed, Sablé is not offered as an anchor."""
+    """Sablé has one relation; once followed, Sablé is not offered as an anchor."""
     replies = [
         "Sablé", "animal breed", reasoning(["T1"], more=True),
         "Yui Yuigahama", "has pet", reasoning(["T2"]),
@@ -87,7 +87,7 @@ def test_an_anchor_whose_relations_were_all_followed_is_no_longer_a_candidate():
 
 
 def test_free_mode_is_told_that_a_relation_was_explored_already():
-    """Hardening item 22: naming an explored relation again is an invalid attempt with feedback, not a repeat step."""
+    """Naming an explored relation again is an invalid attempt with feedback, not a repeat step."""
     replies = [
         anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T1"], more=True),
         anchor("Yui Yuigahama"), relation("has pet"), relation("occupation"), reasoning(["T2"]),
@@ -123,7 +123,7 @@ def test_a_bare_name_of_an_incoming_relation_explored_already_is_told_so():
 
 
 def test_an_anchor_with_every_relation_explored_sends_free_mode_back_to_anchor_selection():
-    """Hardening item 22: R(k) is empty once all of Sablé's relations were followed (route 5 back to node 3)."""
+    """R(k) is empty once all of Sablé's relations were followed (route 5 back to node 3)."""
     replies = [
         anchor("Sablé"), relation("animal breed"), reasoning(["T1"], more=True),
         anchor("Sablé"), anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T2"]),
@@ -136,7 +136,7 @@ def test_an_anchor_with_every_relation_explored_sends_free_mode_back_to_anchor_s
 
 
 def test_an_open_answer_that_only_repeats_the_instructions_is_no_answer():
-    """Hardening item 23: "The answer to the question" is prompt echo, read as None with a note."""
+    """"The answer to the question" is prompt echo, read as None with a note."""
     replies = [anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T1"]), answer("The answer to the question")]
     result = ArkAgent(sample_kg(), ScriptedModel.from_replies(replies), ArkSettings(mode=SelectionMode.FREE)).ask(
         "Name the pet of Yui Yuigahama."
@@ -146,7 +146,7 @@ def test_an_open_answer_that_only_repeats_the_instructions_is_no_answer():
 
 
 def test_an_open_answer_naming_something_is_kept_and_yes_or_no_become_booleans():
-    """Hardening item 23: a real open answer stays text; a yes/no reply to a question taken as open is a boolean."""
+    """A real open answer stays text; a yes/no reply to a question taken as open is a boolean."""
     def ask(reply: str, question: str):
         replies = [anchor("Yui Yuigahama"), relation("has pet"), reasoning(["T1"]), answer(reply)]
         return ArkAgent(sample_kg(), ScriptedModel.from_replies(replies), ArkSettings(mode=SelectionMode.FREE)).ask(question)

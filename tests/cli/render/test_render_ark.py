@@ -48,7 +48,7 @@ def test_the_rendering_shows_attempts_facts_answer_and_cost():
 
 
 def test_terminal_escape_sequences_from_the_kg_or_the_model_are_shown_as_text():
-    """Hardening item 21: an ESC sequence in a KG name or a reply never reaches the terminal raw."""
+    """An ESC sequence in a KG name or a reply never reaches the terminal raw."""
     kg = kg_of(Triple("Evil\x1b[2J", "has", "tail\x1b]0;title\x07"))
     replies = [
         {"anchor_entity": "Evil\x1b[2J"},
