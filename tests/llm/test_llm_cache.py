@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +19,7 @@ from pydantic import BaseModel
 from arkg.errors import ModelError
 from arkg.llm import CachedModel, Choice, Message, Sampling, ScriptedModel, Usage, open_model
 from arkg.llm.cache import request_key
+from arkg.llm.file_digest import REMEMBER_FROM_BYTES
 
 
 class Verdict(BaseModel):
@@ -159,9 +162,9 @@ model.complete([Message(role="user", content=sys.argv[3])], Choice(["a"]))
 
 
 def test_processes_opening_an_older_cache_file_together(tmp_path: Path) -> None:
-    """hardening item 4: the digest table and new columns are added safely by processes that start at once."""
+    """The digest table and new columns are added safely by processes that start at once."""
     path, weights = tmp_path / "cache.sqlite", tmp_path / "model.gguf"
-    weights.write_bytes(b"weights" * 100_000)
+    weights.write_bytes(b"weights".ljust(REMEMBER_FROM_BYTES, b"\0"))
     old = sqlite3.connect(path)
     old.execute(
         "CREATE TABLE responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, raw TEXT NOT NULL, "
@@ -174,7 +177,7 @@ def test_processes_opening_an_older_cache_file_together(tmp_path: Path) -> None:
     assert [opener.wait(timeout=120) for opener in openers] == [0] * 6
     db = sqlite3.connect(path)
     assert db.execute("SELECT count(*) FROM responses WHERE reasoning_tokens = 0").fetchone() == (6,)
-    assert db.execute("SELECT path FROM file_digests").fetchall() == [(str(weights.resolve()),)]
+    assert db.execute("SELECT path FROM file_digests_v2").fetchall() == [(str(weights.resolve()),)]
 
 
 def test_a_file_that_is_not_a_cache_is_a_clear_error(tmp_path: Path) -> None:
@@ -200,7 +203,7 @@ TWO_CITIES = Choice(["Lyon", "Nantes"])
 
 
 def test_another_model_file_under_the_same_name_is_not_answered_from_the_cache(tmp_path: Path) -> None:
-    """hardening item 4: the key names the model by its content, not its file name."""
+    """The key names the model by its content, not its file name."""
     first, second = tmp_path / "a" / "model.gguf", tmp_path / "b" / "model.gguf"
     for path, city in ((first, "Lyon"), (second, "Nantes")):
         path.parent.mkdir()
@@ -221,12 +224,12 @@ def test_another_model_file_under_the_same_name_is_not_answered_from_the_cache(t
 
 
 def test_a_file_digest_is_computed_once_and_remembered(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """hardening item 4: the content hash is remembered by path, size and mtime."""
+    """The content hash of a large file is remembered by path, size, mtime, inode and change time."""
     weights = tmp_path / "model.gguf"
-    weights.write_bytes(b"weights " * 1000)
+    weights.write_bytes(b"weights ".ljust(REMEMBER_FROM_BYTES, b"\0"))
     first = CachedModel(FileBackedModel(weights), tmp_path / "cache.sqlite")
     assert first.identity == f"test:sha256:{hashlib.sha256(weights.read_bytes()).hexdigest()}"
-    row = sqlite3.connect(tmp_path / "cache.sqlite").execute("SELECT path, size, mtime_ns FROM file_digests").fetchone()
+    row = sqlite3.connect(tmp_path / "cache.sqlite").execute("SELECT path, size, mtime_ns FROM file_digests_v2").fetchone()
     assert row == (str(weights.resolve()), weights.stat().st_size, weights.stat().st_mtime_ns)
 
     def no_hashing(path: Path) -> str:
@@ -237,6 +240,35 @@ def test_a_file_digest_is_computed_once_and_remembered(tmp_path: Path, monkeypat
     monkeypatch.undo()
     weights.write_bytes(b"other weights")
     assert CachedModel(FileBackedModel(weights), tmp_path / "cache.sqlite").identity != first.identity
+
+
+@pytest.mark.parametrize("size", [5_000_000, REMEMBER_FROM_BYTES], ids=["adapter-sized", "remembered"])
+def test_another_file_copied_over_the_path_with_its_mtime_set_back_is_another_model(tmp_path: Path, size: int) -> None:
+    """`cp b.gguf a.gguf && touch -r`: the path, size and modification time stay; the content decides."""
+    first, second = tmp_path / "a.gguf", tmp_path / "b.gguf"
+    first.write_bytes(b"first".ljust(size, b"\0"))
+    second.write_bytes(b"second".ljust(size, b"\0"))
+    cache = tmp_path / "cache.sqlite"
+    assert CachedModel(FileBackedModel(first), cache).identity == f"test:sha256:{hashlib.sha256(first.read_bytes()).hexdigest()}"
+    before = first.stat()
+    shutil.copyfile(second, first)
+    os.utime(first, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (first.stat().st_size, first.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert CachedModel(FileBackedModel(first), cache).identity == f"test:sha256:{hashlib.sha256(second.read_bytes()).hexdigest()}"
+
+
+def test_a_digest_remembered_by_an_older_cache_for_the_same_path_size_and_mtime_is_not_trusted(tmp_path: Path) -> None:
+    """Such a row says nothing of the inode or change time, so it may describe another file."""
+    weights, path = tmp_path / "model.gguf", tmp_path / "cache.sqlite"
+    weights.write_bytes(b"weights".ljust(REMEMBER_FROM_BYTES, b"\0"))
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE file_digests (path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, sha256 TEXT NOT NULL)")
+    old.execute("INSERT INTO file_digests VALUES (?, ?, ?, ?)", (str(weights.resolve()), weights.stat().st_size, weights.stat().st_mtime_ns, "0" * 64))
+    old.commit()
+    old.close()
+    digest = hashlib.sha256(weights.read_bytes()).hexdigest()
+    assert CachedModel(FileBackedModel(weights), path).identity == f"test:sha256:{digest}"
+    assert sqlite3.connect(path).execute("SELECT sha256, inode FROM file_digests_v2").fetchall() == [(digest, weights.stat().st_ino)]
 
 
 def _store_then_damage(tmp_path: Path, output, column: str, stored: object) -> CachedModel:  # type: ignore[no-untyped-def]
@@ -266,7 +298,7 @@ def _store_then_damage(tmp_path: Path, output, column: str, stored: object) -> C
 def test_an_unusable_entry_is_a_miss_with_a_warning(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, output, column: str, stored: object, reason: str  # type: ignore[no-untyped-def]
 ) -> None:
-    """hardening item 4: a cached value is validated against the request; a corrupt entry is never a traceback."""
+    """A cached value is validated against the request; a corrupt entry is never a traceback."""
     model = _store_then_damage(tmp_path, output, column, stored)
     with caplog.at_level(logging.WARNING, logger="arkg.llm.cache"):
         completion = model.complete(QUESTION, output)
@@ -279,7 +311,7 @@ def test_an_unusable_entry_is_a_miss_with_a_warning(
 
 
 def test_a_damaged_cache_file_is_a_miss_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    """hardening item 4: pages of the file overwritten with garbage cost model calls, not a traceback."""
+    """Pages of the file overwritten with garbage cost model calls, not a traceback."""
     path = tmp_path / "cache.sqlite"
     model = CachedModel(counting_model(), path)
     padding = "x" * 3000  # a few entries per page, so the table spans many pages

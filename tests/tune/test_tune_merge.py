@@ -25,13 +25,14 @@ LAYERS = ("blk.0.attn_q.weight", "blk.0.ffn_down.weight", "blk.1.attn_v.weight")
 SHAPES = {"blk.0.attn_q.weight": (24, 16), "blk.0.ffn_down.weight": (16, 40), "blk.1.attn_v.weight": (8, 16)}  # out x in
 
 
-def _lora(path: Path, *, rank: int, alpha: float, seed: int, layers: tuple[str, ...] = LAYERS) -> Path:
+def _lora(path: Path, *, rank: int, alpha: float, seed: int, layers: tuple[str, ...] = LAYERS, lopsided: float = 1.0) -> Path:
+    """Random factors; `lopsided` multiplies B and divides A by itself (the same update, other factors)."""
     rng = np.random.default_rng(seed)
     tensors = {}
     for layer in layers:
         rows, columns = SHAPES[layer]
-        tensors[f"{layer}.lora_a"] = rng.normal(size=(rank, columns)).astype(np.float32)
-        tensors[f"{layer}.lora_b"] = rng.normal(size=(rows, rank)).astype(np.float32)
+        tensors[f"{layer}.lora_a"] = (rng.normal(size=(rank, columns)) / lopsided).astype(np.float32)
+        tensors[f"{layer}.lora_b"] = (rng.normal(size=(rows, rank)) * lopsided).astype(np.float32)
     return write_lora_file(tensors, path, alpha=alpha)
 
 
@@ -172,3 +173,25 @@ def test_a_negative_weight_subtracts_so_two_runs_increments_add_onto_their_commo
         expected = parts[0][layer] + (parts[1][layer] - parts[0][layer]) + (parts[2][layer] - parts[0][layer])
         assert np.allclose(merged[layer], expected, rtol=0, atol=1e-2 * np.abs(expected).max())
     assert [part["weight"] for part in json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))["parts"]] == [1, 1, -1]
+
+
+def test_a_huge_weight_is_refused_in_one_line_and_nothing_is_written(tmp_path: Path) -> None:
+    first = _lora(tmp_path / "first.gguf", rank=2, alpha=2, seed=1)
+    second = _lora(tmp_path / "second.gguf", rank=2, alpha=2, seed=2)
+    out = tmp_path / "merged.gguf"
+    result = CliRunner().invoke(app, ["merge-adapters", f"{first}=1e39", f"{second}=1", "--out", str(out)])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: {first}: weight 1e+39 is past ±100; adapters are mixed with weights of about -1 to 1"
+    assert not out.exists() and not out.with_suffix(".json").exists()
+
+
+def test_a_merge_whose_values_pass_the_range_of_float16_is_refused(tmp_path: Path) -> None:
+    """A part's B of order 1e5 (its A of 1e-5: a modest update) passes 65,504, where float16 holds only infinity."""
+    first = _lora(tmp_path / "first.gguf", rank=2, alpha=2, seed=1, lopsided=1e5)
+    second = _lora(tmp_path / "second.gguf", rank=2, alpha=2, seed=2)
+    out = tmp_path / "merged.gguf"
+    refusal = r"merged.gguf: not written: tensor blk\.\d\.\w+\.weight\.lora_b would hold [\d,]+ values \(of [\d,]+\) that are NaN or beyond"
+    with pytest.raises(ModelError, match=refusal + " the range of float16"):
+        merge_adapters([(first, 0.5), (second, 0.5)], out)
+    assert not out.exists() and not out.with_suffix(".json").exists()
+    assert [path.name for path in tmp_path.iterdir() if "merged" in path.name] == []  # no partial file either

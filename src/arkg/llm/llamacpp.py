@@ -15,6 +15,7 @@ from arkg.errors import ModelError
 from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, Sampling, Usage
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.grammar import grammar_for
+from arkg.llm.lora_file import check_adapter
 
 _SHOWN_CHARS = 120  # of a cut-off reply, in its error: enough to see which field ran long
 
@@ -43,8 +44,10 @@ class LlamaCppModel:
         if not path.is_file():
             raise ModelError(f"Model file not found: {path}")
         adapter = Path(lora_path).expanduser() if lora_path is not None else None
-        if adapter is not None and not adapter.is_file():
-            raise ModelError(f"LoRA adapter file not found: {adapter}")
+        if adapter is not None:
+            if not adapter.is_file():
+                raise ModelError(f"LoRA adapter file not found: {adapter}")
+            check_adapter(adapter, path)  # llama.cpp aborts the process on a NaN adapter
         try:
             self.llama = Llama(
                 model_path=str(path),

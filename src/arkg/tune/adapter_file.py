@@ -9,11 +9,13 @@ for each adapted weight `W` (named as in the base GGUF, e.g. `blk.0.attn_q.weigh
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arkg.errors import ModelError
+from arkg.llm.lora_file import count_non_finite, implausible_update, read_lora
 from arkg.tune.deps import require_train_extra
 
 ARCHITECTURE = "llama"
@@ -37,8 +39,9 @@ def export_adapter(peft_model: Any, path: str | Path, *, alpha: float, f16: bool
         b = module.lora_B["default"].weight.detach().float().cpu().numpy()
         if heads is not None:
             b = _rope_permute(b, heads)
-        tensors[f"{gguf_name}.weight.lora_a"] = a.astype(dtype)
-        tensors[f"{gguf_name}.weight.lora_b"] = b.astype(dtype)
+        with np.errstate(over="ignore"):  # what overflows is infinite, and write_lora_file refuses it by name
+            tensors[f"{gguf_name}.weight.lora_a"] = a.astype(dtype)
+            tensors[f"{gguf_name}.weight.lora_b"] = b.astype(dtype)
     return write_lora_file(tensors, Path(path), alpha=alpha)
 
 
@@ -91,31 +94,33 @@ class LoraFile:
 
 def read_lora_file(path: Path) -> LoraFile:
     """Read a llama.cpp LoRA adapter file, refusing by name anything else."""
-    require_train_extra()
-    import gguf
-    import numpy as np
-
-    try:
-        reader = gguf.GGUFReader(str(path))
-    except (OSError, ValueError) as error:
-        raise ModelError(f"{path}: not a readable GGUF file ({error})") from error
-    kind = _string_field(reader, gguf.Keys.General.TYPE)
-    if kind != gguf.GGUFType.ADAPTER or _string_field(reader, gguf.Keys.Adapter.TYPE) != "lora":
-        raise ModelError(f"{path}: not a LoRA adapter (general.type is {kind!r})")
-    alpha_field = reader.get_field(gguf.Keys.Adapter.LORA_ALPHA)
-    return LoraFile(
-        alpha=float(alpha_field.contents()) if alpha_field is not None else None,
-        tensors={tensor.name: np.array(tensor.data, dtype=np.float32) for tensor in reader.tensors},
-    )
+    lora, alpha = read_lora(path)
+    return LoraFile(alpha=alpha, tensors={name: lora.values(tensor) for name, tensor in lora.tensors.items()})
 
 
 def write_lora_file(tensors: dict[str, Any], path: Path, *, alpha: float) -> Path:
     """Write tensors (named and laid out as `read_lora_file` returns them) as a llama.cpp LoRA adapter,
-    under a temporary name first, so that an interrupted write leaves nothing at `path`."""
+    under a temporary name first, so that an interrupted write leaves nothing at `path`. Tensors with
+    NaN or infinite values, or an update past arkg.llm.lora_file.MAX_UPDATE, are refused, and nothing is written:
+    llama.cpp cannot run with them."""
     import gguf
 
     if not tensors:
         raise ModelError("The model has no LoRA layers to export")
+    if not math.isfinite(alpha):
+        raise ModelError(f"{path}: not written: alpha is {alpha}, not a finite number")
+    for name, array in tensors.items():
+        if bad := count_non_finite(array):
+            raise ModelError(
+                f"{path}: not written: tensor {name} would hold {bad:,} values (of {array.size:,}) that are NaN"
+                f" or beyond the range of {array.dtype}"
+            )
+    if found := implausible_update(tensors, alpha):
+        weight, bound = found
+        raise ModelError(
+            f"{path}: not written: its update of {weight}, (alpha / r) B A, would change values by up to {bound:.3g};"
+            " llama.cpp cannot run a model with it (tuned adapters change them by less than 1)"
+        )
     temporary = path.with_name(f".{path.name}.partial")
     try:
         writer = gguf.GGUFWriter(str(temporary), ARCHITECTURE)
@@ -156,11 +161,6 @@ def _adapted_layers(peft_model: Any) -> list[tuple[str, Any, int | None]]:
         )  # fmt: skip
         layers.append((gguf_name, module, heads))
     return layers
-
-
-def _string_field(reader: Any, key: str) -> str | None:
-    field = reader.get_field(key)
-    return None if field is None else str(field.contents())
 
 
 def _rope_permute(weights: Any, heads: int) -> Any:

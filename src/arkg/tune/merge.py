@@ -32,6 +32,9 @@ from arkg.tune.deps import require_train_extra
 
 MERGED_FORMAT = "arkg-merged-adapter/1"
 A_SUFFIX, B_SUFFIX = ".lora_a", ".lora_b"
+# Weights mix adapters (recipes use -1 to 1); one past this scales an update far beyond anything tuned,
+# and its float16 values towards infinity.
+MAX_WEIGHT = 100.0
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ def merge_adapters(parts: Sequence[tuple[Path, float]], out: Path, *, rank: int 
     for path, weight in parts:
         if not math.isfinite(weight):
             raise ModelError(f"{path}: weight {weight} is not a finite number")
+        if abs(weight) > MAX_WEIGHT:
+            raise ModelError(f"{path}: weight {weight:g} is past ±{MAX_WEIGHT:g}; adapters are mixed with weights of about -1 to 1")
     if rank is not None and rank < 1:
         raise ModelError(f"rank must be at least 1, not {rank}")
     files = [(path, _read(path)) for path, _ in parts]
@@ -69,8 +74,9 @@ def merge_adapters(parts: Sequence[tuple[Path, float]], out: Path, *, rank: int 
         if rank is not None and rank < a.shape[0]:
             a, b, share = _truncated(a, b, rank)
             kept = min(kept, share)
-        merged[layer + A_SUFFIX] = a.astype(np.float16)
-        merged[layer + B_SUFFIX] = b.astype(np.float16)
+        with np.errstate(over="ignore"):  # what overflows is infinite, and write_lora_file refuses it by name
+            merged[layer + A_SUFFIX] = a.astype(np.float16)
+            merged[layer + B_SUFFIX] = b.astype(np.float16)
     merged_rank = merged[layers[0] + A_SUFFIX].shape[0]
     out = Path(out)
     # alpha = rank: the scale alpha / r is 1, the weights and each part's scale are already in B.

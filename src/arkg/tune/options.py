@@ -6,6 +6,9 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+# Adam moves each weight by about the learning rate per step, and LoRA weights are of order 0.01 to 1:
+# past 1 a run can only diverge (docs/BENCHMARKS.md's recipes tune at 3e-4 to 1e-3).
+MAX_LEARNING_RATE = 1.0
 # Every linear layer of a llama block (attention and MLP); the embeddings and the tied head stay frozen.
 LLAMA_LINEAR_LAYERS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
@@ -22,7 +25,8 @@ class Precision(str, Enum):
 
 
 class TuneOptions(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # An infinite or NaN number, in any option, can only end in NaN weights.
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     rank: int = Field(8, ge=1, description="LoRA rank r")
     alpha: float = Field(16.0, gt=0, description="LoRA alpha: the update is scaled by alpha / r")
@@ -31,7 +35,7 @@ class TuneOptions(BaseModel):
     # Adapting only the upper blocks spares the backward pass through the lower ones: on CPU the last
     # 12 of SmolLM2-135M's 30 blocks train about 1.7x faster per token than all 30.
     layers: int | None = Field(None, ge=1, description="adapt only the last N transformer blocks (None: all)")
-    learning_rate: float = Field(4e-4, gt=0)
+    learning_rate: float = Field(4e-4, gt=0, le=MAX_LEARNING_RATE)
     warmup_steps: int = Field(10, ge=0)
     epochs: float = Field(1.0, gt=0)
     max_steps: int | None = Field(None, ge=1, description="stop after this many optimizer steps (overrides epochs)")

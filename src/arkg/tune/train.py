@@ -8,6 +8,7 @@ saves first. Training again with the same folder continues from the newest check
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arkg.errors import ArkgError
-from arkg.tune.adapter_file import read_adapter
+from arkg.tune.adapter_file import PEFT_PREFIX, read_adapter
 from arkg.tune.base import TunableModel
 from arkg.tune.data import IGNORED, Encoded
 from arkg.tune.options import Precision, TuneOptions
@@ -128,7 +129,11 @@ def train_adapter(
                 tokens["seen"] = state.num_input_tokens_seen  # restored from the checkpoint on resume
 
         def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kwargs: Any) -> None:
-            if on_progress is None or not logs or "loss" not in logs or started["at"] is None:
+            if not logs or "loss" not in logs:
+                return
+            # Before the step's checkpoint is saved, which happens after its log.
+            require_finite(peft_model, state.global_step, float(logs["loss"]), options)
+            if on_progress is None or started["at"] is None:
                 return
             on_progress(
                 StepProgress(
@@ -161,6 +166,8 @@ def train_adapter(
         num_train_epochs=options.epochs,
         max_steps=options.max_steps or -1,
         logging_steps=1,
+        # The Trainer would log a NaN step's loss as the mean of the steps before: it must show.
+        logging_nan_inf_filter=False,
         save_strategy="steps",
         save_steps=options.save_every,
         save_total_limit=2,
@@ -222,6 +229,27 @@ def train_adapter(
         train_s=earlier_s + session_s,
         device=("cuda" if cuda else "cpu") + (", bf16 autocast" if bf16 else ""),
         resumed_from=int(resume.name.removeprefix("checkpoint-")) if resume else None,
+    )
+
+
+def require_finite(peft_model: Any, step: int, loss: float, options: TuneOptions) -> None:
+    """Raise TuneError if a step's loss, or an adapter weight after it, is NaN or infinite: training has
+    diverged, and every later step and the exported adapter would be NaN (which crashes llama.cpp)."""
+    import torch
+
+    if math.isfinite(loss):
+        diverged = next(
+            (name for name, weight in peft_model.named_parameters() if weight.requires_grad and not torch.isfinite(weight).all()),
+            None,
+        )
+        if diverged is None:
+            return
+        what = f"the weight {diverged.removeprefix(PEFT_PREFIX)} holds NaN or infinite values"
+    else:
+        what = f"the loss is {loss}"
+    raise TuneError(
+        f"Training diverged at step {step}: {what}. Nothing was exported; tune again with a lower learning rate"
+        f" than {options.learning_rate:g} (or a lower alpha than {options.alpha:g}), in a new folder or with restart"
     )
 
 
