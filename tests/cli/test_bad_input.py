@@ -50,6 +50,7 @@ CASES = [
     pytest.param([*SYNTH_SAMPLE, "stopped.jsonl"], "stopped.jsonl.partial, line 2: not a question finished by", id="synth-journal-of-another-schema"),
     pytest.param(["report", "huge_run.jsonl"], "huge_run.jsonl, line 2: not a valid record", id="report-run-out-of-range"),
     pytest.param(["report", "ok.jsonl", "--md", "/dev/null"], "report file /dev/null is not a regular file", id="report-into-a-device"),
+    pytest.param(["merge-adapters", "a.gguf=1", "--out", "a_dir"], "merged adapter a_dir is a folder", id="merge-adapters-into-a-folder"),
 ]
 
 
@@ -129,3 +130,11 @@ def test_kg_fetch_refuses_a_timeout_that_is_not_a_number_of_seconds(workdir: Pat
     assert isinstance(result.exception, SystemExit), repr(result.exception)
     assert "Invalid value for '--timeout'" in result.output and f"{value} is not a number of seconds above 0" in result.output
     assert not (workdir / "kg.db").exists()
+
+
+@pytest.mark.parametrize("url", ["http://[::1:bad/v1", "http://host:99999/v1", "http://host:port/v1"])
+def test_a_model_server_url_that_is_not_one_is_a_spec_error_before_anything_opens(url: str) -> None:
+    """The spec error names the URL and why, then lists the accepted forms (as every spec error does)."""
+    result = runner.invoke(app, ["ask", "Is it?", "--model", f"openai:x@{url}"])
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.output.startswith(f"Error: Model spec 'openai:x@{url}': the server URL '{url}' is not valid ("), result.output

@@ -7,18 +7,19 @@ import sys
 import warnings
 from datetime import timedelta
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.cli.errors import user_errors
+from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.eval_progress import progress_bar
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.tune import Phase, Precision, StepProgress, TuneOptions, TuneResult
+from arkg.paths import check_writable_file
+from arkg.tune import Phase, Precision, StepProgress, TuneError, TuneOptions, TuneResult
 
-EXIT_INTERRUPTED = 130
 stderr = Console(stderr=True)
 console = Console()
 
@@ -41,7 +42,7 @@ def tune(
     rank: Annotated[int, typer.Option(min=1, help="LoRA rank.")] = _DEFAULTS.rank,
     layers: Annotated[int | None, typer.Option(min=1, help="Adapt only the last N transformer blocks (default: all).")] = None,
     alpha: Annotated[float, typer.Option(min=0.0, help="LoRA alpha (updates scale by alpha / rank).")] = _DEFAULTS.alpha,
-    learning_rate: Annotated[float, typer.Option("--lr", min=0.0, help="Peak learning rate (cosine schedule).")] = _DEFAULTS.learning_rate,
+    learning_rate: Annotated[float, typer.Option("--lr", help="Peak learning rate (cosine schedule), above 0 and at most 1.")] = _DEFAULTS.learning_rate,
     epochs: Annotated[float, typer.Option(min=0.0, help="Passes over the data.")] = _DEFAULTS.epochs,
     max_steps: Annotated[int | None, typer.Option(min=1, help="Stop after this many optimizer steps (overrides --epochs).")] = None,
     batch_size: Annotated[int, typer.Option(min=1, help="Examples per optimizer step.")] = _DEFAULTS.batch_size,
@@ -75,7 +76,7 @@ def tune(
         from arkg.tune.run import tune as run_tune
 
         require_train_extra()
-        options = TuneOptions(
+        options = _options(
             rank=rank, layers=layers, alpha=alpha, learning_rate=learning_rate, epochs=epochs, max_steps=max_steps,
             batch_size=batch_size, max_tokens=max_tokens, max_examples=max_examples, decision_weight=decision_weight,
             warmup_steps=warmup_steps, save_every=save_every, precision=precision, seed=seed,
@@ -149,6 +150,7 @@ def merge_adapters(
     with user_errors():
         from arkg.tune.merge import merge_adapters as run_merge
 
+        check_writable_file(out, "merged adapter")
         parts = [_weighted(text) for text in adapters]
         if all(weight is None for _, weight in parts):
             parts = [(path, 1.0 / len(parts)) for path, _ in parts]
@@ -173,6 +175,19 @@ def _weighted(text: str) -> tuple[Path, float | None]:
         except ValueError:
             pass
     return Path(text), None
+
+
+def _options(**values: Any) -> TuneOptions:
+    """The run's options; values TuneOptions refuses (an infinite --lr) are a TuneError naming their flag."""
+    try:
+        return TuneOptions(**values)
+    except ValidationError as error:
+        problems = "; ".join(f"{_flag(str(problem['loc'][0]))} {problem['input']}: {problem['msg']}" for problem in error.errors())
+        raise TuneError(problems) from None
+
+
+def _flag(option: str) -> str:
+    return "--lr" if option == "learning_rate" else "--" + option.replace("_", "-")
 
 
 def register(app: typer.Typer) -> None:

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from arkg.data import TUNED_ADAPTERS, TUNED_FOR, tuned_adapter_path
 from arkg.errors import SpecError
@@ -111,6 +111,10 @@ def _parse_openai(spec: str, body: str) -> ModelSpec:
         raise _spec_error(spec, "the model name is missing")
     if base_url and not base_url.startswith(("http://", "https://")):
         raise _spec_error(spec, f"the server URL {base_url!r} must start with http:// or https://")
+    try:
+        urlsplit(base_url).port  # a bad IPv6 host or port raises here, not in the HTTP client later
+    except ValueError as error:
+        raise _spec_error(spec, f"the server URL {base_url!r} is not valid ({error})") from None
     options = _parse_options(spec, query) if query else {}
     return ModelSpec("openai", model=model, base_url=base_url or None, api_key_env=api_key_env, **options)
 
