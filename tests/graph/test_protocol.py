@@ -1,5 +1,6 @@
-"""One protocol suite, two backends: the SQLite store loaded with the facts of the Wikidata-shaped
-fixture, and a real oxigraph SPARQL server loaded with the fixture itself, must answer alike."""
+"""One protocol suite, three backends: the SQLite store loaded with the facts of the Wikidata-shaped
+fixture, a real oxigraph SPARQL server loaded with the fixture itself, and a real FalkorDB Bolt server
+loaded with the facts (searched without, then with a full-text index), must answer alike."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from collections.abc import Iterator
 
 import pytest
 from fixtures.sparql_fixtures import WIKIDATA_FACTS, WIKIDATA_TTL
+from support.bolt import falkordb
 
+from arkg.graph.bolt import BoltGraph, BoltWriter
 from arkg.graph.model import Direction, KGStats, KnowledgeGraph, Triple
 from arkg.graph.sparql import SparqlGraph
 from arkg.graph.sparql.local_server import serve_rdf
@@ -22,18 +25,27 @@ RELATIONS = sorted({t.relation for t in FACTS})
 ABSENT = ["Nobody", "start time", "Ada Feder", "Kleinhafen"]
 
 
-@pytest.fixture(scope="module", params=["sqlite", "sparql"])
+@pytest.fixture(scope="module", params=["sqlite", "sparql", "bolt", "bolt-fulltext"])
 def graph(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeGraph]:
     if request.param == "sqlite":
         store = SQLiteGraph()
         store.add_triples(FACTS)
         yield store
         store.close()
-    else:
+    elif request.param == "sparql":
         with serve_rdf(WIKIDATA_TTL, tmp_path_factory.mktemp("oxigraph")) as url:
             sparql = SparqlGraph(url, "wikidata")
             yield sparql
             sparql.close()
+    else:
+        with falkordb(tmp_path_factory.mktemp("falkordb")) as url:
+            with BoltWriter(url) as writer:
+                writer.add_triples(FACTS)
+                if request.param == "bolt-fulltext":
+                    assert writer.build_search_index()
+            with BoltGraph(url) as bolt:
+                assert bool(bolt.fulltext_sources) == (request.param == "bolt-fulltext")
+                yield bolt
 
 
 def _touches(triple: Triple, entity: str, direction: Direction) -> bool:

@@ -38,7 +38,7 @@ def ask(
         str, typer.Option("--strategy", "-s", help=f"How to answer: {', '.join(REGISTRY)}.")
     ] = "ark",
     db: Annotated[
-        str | None, typer.Option("--db", help="The KG: an arkg SQLite store, or a SPARQL endpoint as wikidata:URL or rdf:URL. Default: the bundled sample KG.")
+        str | None, typer.Option("--db", help="The KG: an arkg SQLite store, a SPARQL endpoint as wikidata:URL or rdf:URL, or a Bolt server as bolt://HOST:PORT. Default: the bundled sample KG.")
     ] = None,
     model: Annotated[
         str | None,

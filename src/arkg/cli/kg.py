@@ -22,6 +22,7 @@ from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.errors import ArkgError, EntityNotFound
 from arkg.eval.colota import load_dataset
 from arkg.graph import Direction, KnowledgeGraph, SQLiteGraph, Triple, open_graph
+from arkg.graph.bolt import BoltWriter, is_bolt_spec, redact_spec
 from arkg.graph.loaders import Record, detect_format, formats, read_json, register_format
 from arkg.graph.open import SAMPLE
 from arkg.paths import check_not_special
@@ -33,8 +34,8 @@ StoreOption = Annotated[
     str | None,
     typer.Option(
         "--db",
-        help="The KG: an arkg SQLite file, a SPARQL endpoint as wikidata:URL or rdf:URL, or `sample`."
-        " Default: the bundled sample KG.",
+        help="The KG: an arkg SQLite file, a SPARQL endpoint as wikidata:URL or rdf:URL, a Bolt server as"
+        " bolt://HOST:PORT (Neo4j, Memgraph, FalkorDB; docs/bolt.md), or `sample`. Default: the bundled sample KG.",
     ),
 ]
 
@@ -70,7 +71,12 @@ def load(
         list[Path],
         typer.Argument(help="KG files: .json (ARK-V1 graph, or a CoLoTa data set: its gold triples), .jsonl, .csv, .tsv, .nt, .ttl."),
     ],
-    db: Annotated[Path, typer.Option("--db", help="The SQLite store to load into (created when missing).")],
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db", help="The SQLite store to load into (created when missing), or a Bolt server: bolt://HOST:PORT."
+        ),
+    ],
     format: Annotated[
         str | None, typer.Option("--format", "-f", help=f"Read every file as this format: {', '.join(formats())}.")
     ] = None,
@@ -85,14 +91,17 @@ def load(
     console = Console()
     started = time.perf_counter()
     done = _Done()
+    if is_bolt_spec(db):
+        _load_bolt(files, db, format, console, started, done)
+        return
     with user_errors():
-        if str(db) == SAMPLE:
+        if db == SAMPLE:
             raise ArkgError(f"`{SAMPLE}` names the bundled sample KG, which is read-only; for a file of that name write ./{SAMPLE}")
-        check_not_special(db, "KG store")
-        created = not db.exists()
+        check_not_special(Path(db), "KG store")
+        created = not Path(db).exists()
         graph = SQLiteGraph(db, on_lock_wait=lambda: _waiting(console, db))
         try:
-            _load_all(graph, files, format, console, done)
+            _load_all(graph, files, format, console, done, _ROLLED_BACK)
             load_seconds = time.perf_counter() - started
             with console.status("Indexing entity names for search"):
                 graph.build_search_index()
@@ -113,6 +122,28 @@ def load(
     )
 
 
+def _load_bolt(files: list[Path], db: str, format: str | None, console: Console, started: float, done: _Done) -> None:
+    """`kg load` into a Bolt server: the Bolt backend's write path (see arkg.graph.bolt.writer)."""
+    shown = escape(redact_spec(db))
+    with user_errors(), BoltWriter(db) as writer:
+        _load_all(writer, files, format, console, done, _RESUMES)
+        load_seconds = time.perf_counter() - started
+        with console.status("Indexing entity names for search"):
+            indexed = writer.build_search_index()
+    if not done.files:
+        console.print(f"Nothing new to load into {shown}: every file was loaded before")
+        return
+    index = "indexed names for search" if indexed else "no full-text index here: searches scan the names"
+    console.print(
+        f"[green]Loaded {done.triples:,} triples[/green] from {done.files} file(s) into {shown}"
+        f" in {load_seconds:.2f} s; {index}"
+    )
+
+
+_ROLLED_BACK = "the file being loaded was rolled back"
+_RESUMES = "the file being loaded is partly written (the same command takes it up where it stopped)"
+
+
 @dataclass
 class _Done:
     """What a `kg load` has committed so far."""
@@ -121,7 +152,9 @@ class _Done:
     triples: int = 0
 
 
-def _load_all(graph: SQLiteGraph, files: list[Path], format: str | None, console: Console, done: _Done) -> None:
+def _load_all(
+    graph: SQLiteGraph | BoltWriter, files: list[Path], format: str | None, console: Console, done: _Done, stopped: str
+) -> None:
     try:
         for path in files:
             count = _load_one(graph, path, format, console)
@@ -132,14 +165,14 @@ def _load_all(graph: SQLiteGraph, files: list[Path], format: str | None, console
             done.files += 1
     except KeyboardInterrupt:
         Console(stderr=True).print(
-            f"[yellow]Interrupted:[/yellow] the file being loaded was rolled back; {done.triples:,} triples loaded"
+            f"[yellow]Interrupted:[/yellow] {stopped}; {done.triples:,} triples loaded"
             " before it are kept. Run the same command again to continue.",
             soft_wrap=True,
         )
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def _load_one(graph: SQLiteGraph, path: Path, format: str | None, console: Console) -> int | None:
+def _load_one(graph: SQLiteGraph | BoltWriter, path: Path, format: str | None, console: Console) -> int | None:
     columns = (
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -157,7 +190,7 @@ def _load_one(graph: SQLiteGraph, path: Path, format: str | None, console: Conso
     return count
 
 
-def _waiting(console: Console, db: Path) -> None:
+def _waiting(console: Console, db: str) -> None:
     console.print(
         f"[yellow]Waiting:[/yellow] another process is writing to {_shown(db)}; the load goes on when it has"
         " finished (Ctrl-C to stop)",
@@ -165,7 +198,7 @@ def _waiting(console: Console, db: Path) -> None:
     )
 
 
-def _shown(path: Path) -> str:
+def _shown(path: Path | str) -> str:
     return escape(one_line(str(path)))
 
 
@@ -174,7 +207,7 @@ def info(db: StoreOption = None) -> None:
     """Count the store's triples, entities, head entities and relations."""
     with user_errors(), closing(open_graph(db)) as graph:
         stats = graph.stats()
-    table = Table(title=Text(one_line(db or SAMPLE)), show_header=False)
+    table = Table(title=Text(one_line(redact_spec(db or SAMPLE))), show_header=False)
     for label, value in (
         ("triples", stats.triples),
         ("entities", stats.entities),

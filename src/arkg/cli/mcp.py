@@ -15,6 +15,7 @@ from arkg.cli.errors import user_errors
 from arkg.cli.options import Retries, Timeout
 from arkg.errors import ArkgError
 from arkg.graph import open_graph
+from arkg.graph.bolt import redact_spec
 from arkg.session import Session
 
 TOKEN_VARIABLE = "ARKG_MCP_TOKEN"
@@ -79,7 +80,7 @@ def mcp(
             session = Session(open_graph(db, read_only=True), model, cache=not no_cache, timeout=timeout, retries=retries)
         config = arkg_mcp.McpConfig(
             strategy=strategy,
-            kg_name=db or "the sample KG",
+            kg_name=redact_spec(db) if db else "the sample KG",
             limits=server.Limits(queue_size=queue_size, max_calls=max_calls, max_total_tokens=max_total_tokens),
             traces=traces.resolve() if traces is not None else None,
             token=token,

@@ -14,6 +14,7 @@ from arkg.cli.errors import user_errors
 from arkg.cli.options import Retries, Timeout
 from arkg.errors import ArkgError
 from arkg.graph import open_graph
+from arkg.graph.bolt import redact_spec
 from arkg.session import Session
 
 TOKEN_VARIABLE = "ARKG_SERVE_TOKEN"
@@ -78,7 +79,7 @@ def serve(
             traces=folder,
             token=token,
             allowed_hosts=allowed_hosts,
-            kg_name=db or "the sample KG",
+            kg_name=redact_spec(db) if db else "the sample KG",
             limits=server.Limits(queue_size=queue_size),
         )
         with session:

@@ -19,6 +19,7 @@ from arkg.eval.datasets import open_dataset
 from arkg.eval.question_graphs import Perturbation, QuestionSetup, SnapshotCache
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
 from arkg.graph import open_graph
+from arkg.graph.bolt import redact_spec
 from arkg.graph.model import KnowledgeGraph
 from arkg.graph.sparql import SparqlGraph, fetch_snapshot
 from arkg.llm.base import Sampling
@@ -154,5 +155,5 @@ def _knowledge_graph(
             fetch = lambda seeds, target: fetch_snapshot(endpoint, seeds, 1, target)  # noqa: E731
         return None, SnapshotCache(neighbourhoods, fetch), f"{PER_QUESTION_KG}:{neighbourhoods}"
     if db:
-        return open_graph(db), None, db
+        return open_graph(db), None, redact_spec(db)  # the results file never holds a password
     return build_graph(dataset), None, GOLD_KG
