@@ -19,6 +19,7 @@ from pathlib import Path
 
 from arkg.errors import ModelError
 from arkg.llm.bundled import bundled_model_path
+from arkg.processes import stop_process
 
 
 @dataclass
@@ -29,13 +30,7 @@ class RunningServer:
 
     def stop(self) -> None:
         """Terminate the server process (killed if it does not exit within 15 s)."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, grace_s=15)
 
 
 @contextmanager

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from arkg.errors import ArkgError
+from arkg.processes import stop_process
 
 QUERY_TIMEOUT_MS = 30_000  # FalkorDB ignores the timeout a Bolt transaction asks for: set it on the server
 
@@ -65,12 +66,7 @@ def serve_falkordb(workdir: Path, *, password: str | None = None, deadline_s: fl
             _wait_for_port(bolt_port, server, log_path, time.monotonic() + deadline_s)
             yield f"bolt://127.0.0.1:{bolt_port}"
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop_process(server)
 
 
 def _free_port() -> int:

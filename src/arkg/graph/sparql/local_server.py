@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from arkg.errors import ArkgError
+from arkg.processes import stop_process
 
 
 def oxigraph_command() -> str:
@@ -49,12 +50,7 @@ def serve_rdf(data: Path, workdir: Path, *, deadline_s: float = 60.0) -> Iterato
             _wait_until_ready(url, server, time.monotonic() + deadline_s)
             yield url
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop_process(server)
 
 
 def _free_port() -> int:
