@@ -55,7 +55,7 @@ def test_piped_report_prints_complete_unwrapped_tables(tmp_path: Path, monkeypat
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert "| " + " | ".join(HEADER) + " |" in lines
-    assert f"| ark · {MODEL} · constrained | 0 | 1 | 1 | 100.00 | 100.00 | 100.00 | n/a | 4.0 | 1,120 |" in lines
+    assert f"| ark · {MODEL} · constrained · kg=gold-union | 0 | 1 | 1 | 100.00 | 100.00 | 100.00 | n/a | 4.0 | 1,120 |" in lines
     assert "| sports | 1 | 100.0 |" in lines
 
 

@@ -42,7 +42,7 @@ def test_stochastic_system_row_matches_hand_computed_figures(tmp_path: Path) -> 
     [row] = results_table([system]).rows
     # answer rate 2/3, 3/3 -> 83.33 ± 23.57; conditional 2/2, 2/3 -> 83.33 ± 23.57; overall 2/3, 2/3 -> 66.67 ± 0.00
     # reliability: S1 1, S2 (1/2,1/2) 0.3691, S3 (1/2,1/2) 0.3691 -> 0.58
-    assert row == ["ark · m · free", "0.7", "2", "3", "83.33 ± 23.57", "83.33 ± 23.57", "66.67 ± 0.00", "0.58", "4.0", "120"]
+    assert row == ["ark · m · free · kg=gold-union", "0.7", "2", "3", "83.33 ± 23.57", "83.33 ± 23.57", "66.67 ± 0.00", "0.58", "4.0", "120"]
     assert len(system.reliabilities) == 3
 
 
@@ -73,7 +73,7 @@ def test_files_of_different_systems_make_separate_rows(tmp_path: Path) -> None:
     a = write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True}])
     cot = CONFIG.model_copy(update={"strategy": "cot", "settings": {}, "kg": "none"})
     b = write_results(tmp_path / "b.jsonl", cot, [{"S1": False}])
-    assert [s.label for s in build_report([a, b])] == ["ark · m · free", "cot · m"]
+    assert [s.label for s in build_report([a, b])] == ["ark · m · free · kg=gold-union", "cot · m"]
 
 
 def test_same_named_models_of_other_weights_or_settings_are_separate_systems_told_apart(tmp_path: Path) -> None:
@@ -91,9 +91,9 @@ def test_same_named_models_of_other_weights_or_settings_are_separate_systems_tol
     ]
     systems = build_report(files)
     assert [s.label for s in systems] == [
-        "ark · llamacpp:m+adapter.gguf · free · compare_values=False · model 11111111",
-        "ark · llamacpp:m+adapter.gguf · free · compare_values=False · model 22222222",
-        "ark · llamacpp:m+adapter.gguf · free · compare_values=True · model 22222222",
+        "ark · llamacpp:m+adapter.gguf · free · kg=gold-union · compare_values=False · model 11111111",
+        "ark · llamacpp:m+adapter.gguf · free · kg=gold-union · compare_values=False · model 22222222",
+        "ark · llamacpp:m+adapter.gguf · free · kg=gold-union · compare_values=True · model 22222222",
     ]
     assert [s.scores.questions for s in systems] == [2, 1, 1]
 
@@ -124,7 +124,7 @@ def test_markdown_report_with_plots(tmp_path: Path) -> None:
     ]  # fmt: skip
     assert all(p.stat().st_size > 0 for p in written)
     text = written[0].read_text(encoding="utf-8")
-    assert "| ark · m · free | 0.7 | 2 | 3 | 83.33 ± 23.57 |" in text
+    assert "| ark · m · free · kg=gold-union | 0.7 | 2 | 3 | 83.33 ± 23.57 |" in text
     assert "![report-reliability](report-reliability.png)" in text
     assert "## Evidence and grounding" in text and "## Abstention: answer rate vs conditional accuracy" in text
     html = write_report(systems, tmp_path / "report.html", as_html=True)[0].read_text(encoding="utf-8")

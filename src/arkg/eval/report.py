@@ -1,4 +1,5 @@
-"""Aggregate results files into the paper's Table III and a breakdown by CoLoTa reasoning strategy.
+"""Aggregate results files into a results table (cf. the paper's Table III where the protocol matches) and a
+breakdown by CoLoTa reasoning strategy.
 
 One row ("system") per strategy, model, selection mode, KG and temperature. Only questions answered
 in every run of a system are scored, so that runs stay comparable; the rest are counted in `notes`.
@@ -14,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
+from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.eval.metrics import Scores, describe_undefined, reliability, score_runs
 from arkg.eval.quality import (
     CoveragePoint,
@@ -26,6 +29,7 @@ from arkg.eval.quality import (
 )
 from arkg.eval.results import GOLD_KG, NO_KG, Record, RunConfig, read_results
 from arkg.eval.scoring import outcome
+from arkg.eval.setup import PER_QUESTION_KG
 
 
 @dataclass(frozen=True)
@@ -59,18 +63,77 @@ class SystemReport:
     notes: list[str] = field(default_factory=list)
 
 
+def kg_name(kg: str) -> str | None:
+    """How a label names the KG a run used (RunConfig.kg); None for strategies that read no KG."""
+    if kg == NO_KG:
+        return None
+    if kg == GOLD_KG:
+        return "gold-union"
+    if kg == PER_QUESTION_KG or kg.startswith(PER_QUESTION_KG + ":"):
+        return kg
+    return f"db:{kg}"
+
+
+def kg_legend(configs: Iterable[RunConfig]) -> list[str]:
+    """What each KG name among `configs` means, once per name, in order of first appearance."""
+    legend: dict[str, str] = {}
+    for config in configs:
+        name = kg_name(config.kg)
+        if name is None or name in legend:
+            continue
+        if config.kg == GOLD_KG:
+            meaning = (
+                "one graph of the union of every question's gold triples, shared by all questions (no distractors;"
+                " ARK-V1 searched each question's Wikidata neighbourhood)"
+            )
+        elif name == PER_QUESTION_KG:
+            meaning = "each question's own graph, from the data set"
+        elif name.startswith(PER_QUESTION_KG):
+            meaning = f"each question's 1-hop neighbourhood snapshot, from {name.partition(':')[2]}"
+        else:
+            meaning = "the store or endpoint given with --db, shared by all questions"
+        legend[name] = meaning
+    return [f"kg={name}: {meaning}." for name, meaning in legend.items()]
+
+
 def system_label(config: RunConfig) -> str:
-    """E.g. "ark · llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf · free"; names the KG unless it is the gold one."""
+    """E.g. "ark · llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf · free · kg=gold-union"; a strategy reading
+    no KG names none."""
     mode = config.settings.get("mode")
     parts = [config.strategy, config.model, *([str(mode)] if mode else [])]
-    if config.kg not in (GOLD_KG, NO_KG):
-        parts.append(f"kg={config.kg}")
+    kg = kg_name(config.kg)
+    if kg is not None:
+        parts.append(f"kg={kg}")
     if config.perturbation != "none":
         parts.append(f"perturb={config.perturbation}")
     abstention = config.settings.get("abstention")
     if abstention:
         parts.append("abstain=" + ",".join(f"{key}={value}" for key, value in abstention.items()))
     return " · ".join(parts)
+
+
+def follows_paper(config: RunConfig) -> bool:
+    """Whether a run follows ARK-V1's protocol for Table III: ARK in free mode on outgoing edges with the
+    paper's bounds (ArkSettings' defaults), an untuned backbone, and each question's own unaltered graph."""
+    settings = config.settings
+    paper = ArkSettings()
+    return (
+        config.strategy == "ark"
+        and (config.kg == PER_QUESTION_KG or config.kg.startswith(PER_QUESTION_KG + ":"))
+        and config.perturbation == "none"
+        and settings.get("mode") == SelectionMode.FREE.value
+        and settings.get("edges") == EdgeSet.OUT.value
+        and settings.get("c_max") == paper.c_max
+        and settings.get("k_max") == paper.k_max
+        and not _tuned(config)
+    )
+
+
+def _tuned(config: RunConfig) -> bool:
+    """A LoRA adapter on the model (arkg.data.TUNED_ADAPTERS or any other): llama.cpp names it after the
+    base as `BASE.gguf+ADAPTER.gguf`, and its identity ends in the adapter's hash."""
+    name = config.model.lower()
+    return "+lora:" in config.model_identity or (name.startswith("llamacpp:") and ".gguf+" in name)
 
 
 def build_report(paths: Iterable[Path]) -> list[SystemReport]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from arkg.eval.metrics import Spread
 from arkg.eval.plots import save_plots
-from arkg.eval.report import SystemReport, perturbation_effects
+from arkg.eval.report import SystemReport, follows_paper, kg_legend, perturbation_effects
 from arkg.text import one_line
 
 NOT_AVAILABLE = "n/a"
@@ -32,7 +32,9 @@ def percent(spread: Spread | None) -> str:
 
 
 def results_table(systems: list[SystemReport]) -> Table:
-    """Shaped like the paper's Table III, one row per system and temperature."""
+    """Shaped like the paper's Table III, one row per system and temperature; titled after it only when
+    every row follows the paper's protocol (follows_paper), and with a legend of the KGs the rows name."""
+    paper = bool(systems) and all(follows_paper(system.config) for system in systems)
     rows = []
     for system in systems:
         scores = system.scores
@@ -51,15 +53,16 @@ def results_table(systems: list[SystemReport]) -> Table:
             ]
         )
     return Table(
-        title="Results (cf. ARK-V1 Table III)",
+        title="Results (cf. ARK-V1 Table III)" if paper else "Results",
         header=["System", "T", "Runs", "Questions", "Answer rate %", "Cond. acc. %", "Overall acc. %", "Reliab.",
                 "Calls/q", "Tokens/q"],
         rows=rows,
-        footnote=(
+        footnote=" ".join([
             "Mean ± sample standard deviation (ddof = 1) over runs; a single run has no deviation. "
             "Overall accuracy counts None as wrong. Reliability = mean over questions of 1 − H/log2(3); "
-            "n/a with a single run. Calls and tokens: mean per question and run."
-        ),
+            "n/a with a single run. Calls and tokens: mean per question and run.",
+            *kg_legend(system.config for system in systems),
+        ]),
     )
 
 
