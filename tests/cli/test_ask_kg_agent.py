@@ -45,7 +45,8 @@ def test_ask_prints_each_line_its_result_the_answer_and_the_program(scripted) ->
     assert "        → 1 entity: Warsaw  (1 triple read)" in lines
     assert any(line.startswith(f"  2.1 line: {PROGRAM[1]} ✓") for line in lines)
     assert "        → True" in lines
-    assert "answer: True  (the program ended)" in lines
+    assert "  end: the program ended" in lines
+    assert any(line.startswith("answer: True  basis: kg (") for line in lines)
     assert lines[lines.index("program (3 lines, 0 invalid attempts):") + 1 :][:3] == [f"  {line}" for line in PROGRAM]
     assert "kg-agent: 3 model calls" in result.output and "stopped because the program ended" in result.output
 

@@ -53,6 +53,20 @@ def test_arkg_ask_runs_every_registered_strategy(scripted, strategy: str) -> Non
 
 
 @pytest.mark.parametrize("strategy", sorted(REGISTRY))
+def test_arkg_ask_prints_one_answer_line_with_its_basis_for_every_registered_strategy(scripted, strategy: str) -> None:
+    """Whatever a strategy's events show, the output has exactly one answer line, and it names the basis
+    that --json reports."""
+    question = ["ask", "Was Marie Curie born in Warsaw?", "--strategy", strategy]
+    shown = runner.invoke(app, question, env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    answers = [index for index, line in enumerate(lines) if line.startswith("answer:")]
+    assert len(answers) == 1, shown.output
+    basis = json.loads(runner.invoke(app, [*question, "--json"]).output)["basis"]
+    assert f"  basis: {basis}" in lines[answers[0]]
+
+
+@pytest.mark.parametrize("strategy", sorted(REGISTRY))
 def test_arkg_eval_runs_every_registered_strategy(scripted, dataset: Path, tmp_path: Path, strategy: str) -> None:
     out = tmp_path / f"{strategy}.jsonl"
     result = runner.invoke(app, ["eval", "--dataset", str(dataset), "--strategy", strategy, "--out", str(out)])

@@ -33,7 +33,8 @@ def test_the_rendering_shows_attempts_results_the_note_and_the_program() -> None
     assert "1.1 line: v1 = get_tail_entity(['Sablé'], 'owner') ✗  no edge 'owner' leaves Sablé; relations that do: owned by" in text
     assert '1.2 line: v1 = get_tail_entity(["Sablé"], "owned by") ✓' in text  # the canonical line once it ran
     assert "→ 6 entities: Yui, Hachiman, Iroha, Yukino, Komachi, …  (6 triples read)" in text
-    assert "answer: None (not settled by the knowledge graph)  (the program ended)" in text
+    assert "end: the program ended" in text
+    assert "answer: None (not settled by the knowledge graph)  basis: no answer" in text
     assert "note: the program ended on entities, not on a judge verdict: a yes/no question needs judge" in text
     assert 'program (2 lines, 1 invalid attempts):\n  v1 = get_tail_entity(["Sablé"], "owned by")\n  v2 = end(v1)' in text
     assert "kg-agent: 3 model calls" in text

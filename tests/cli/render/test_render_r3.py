@@ -57,7 +57,8 @@ def test_ask_with_r3_prints_the_axiom_the_judgements_and_the_answer(scripted_mod
     assert "b1.d1 verdict: undetermined (not grounded: P1)" in text
     assert "b1.d1 #1 missing for P1: the country of Paris → Paris (new entity) ✓" in text
     assert "b1.d2 verdict: False (rests on P1)" in text
-    assert "answer: False (the premises settled the answer)" in text
+    assert "end: the premises settled the answer" in text
+    assert "answer: False basis: kg+commonsense (2 cited facts, 1 rule)" in text
     assert "axioms: 1; 0 invalid attempts" in text
     assert "stopped because the premises settled the answer" in text
     # The events come in the order they happened.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Group
 
 from arkg.agents.strategy import Result
-from arkg.cli.render import ark, kg_agent, r3  # noqa: F401  (registers their renderers)
+from arkg.cli.render import ark, cot, kaping, kg_agent, r3  # noqa: F401  (registers their renderers)
 from arkg.cli.render.common import describe, footer
 from arkg.text import one_line
 from rich.text import Text

@@ -20,7 +20,8 @@ from arkg.agents.ark.trace import (
     TriplesRetrieved,
 )
 from arkg.agents.triple_keys import fact_line
-from arkg.cli.render.common import answer_line, attempt_line, event_renderer, prefix, trace_footer
+from arkg.agents.strategy import Result
+from arkg.cli.render.common import attempt_line, end_lines, event_renderer, prefix, trace_footer
 from arkg.text import one_line
 
 
@@ -78,18 +79,13 @@ def cleanup(event: Cleanup) -> RenderableType:
 
 @event_renderer(FinalAnswer)
 def final(event: FinalAnswer) -> RenderableType:
-    lines = [
-        answer_line(event.answer) + Text("  (" + event.stop_reason.value + ")", "dim"),
-        Text(one_line(event.explanation), "italic"),
-    ]
-    lines.extend(Text(f"computed: {one_line(line.text)}", "dim") for line in event.computed)
-    if event.note:
-        lines.append(Text(f"note: {one_line(event.note)}", "yellow"))
-    return Group(*lines)
+    computed = [f"computed: {line.text}" for line in event.computed]
+    return end_lines(event.stop_reason.value, event.explanation, *computed, note=event.note)
 
 
 @trace_footer(ArkTrace)
-def nodes(trace: ArkTrace) -> RenderableType:
+def nodes(result: Result) -> RenderableType:
+    trace: ArkTrace = result.trace
     return Text(
         "nodes: " + " → ".join(str(int(node)) for node in trace.nodes) + f"; {trace.invalid_attempts} invalid attempts",
         "dim",

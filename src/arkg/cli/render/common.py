@@ -33,10 +33,10 @@ def event_renderer(*types: type) -> Callable[[Callable[[T], RenderableType]], Ca
     return add
 
 
-def trace_footer(*types: type) -> Callable[[Callable[[T], RenderableType]], Callable[[T], RenderableType]]:
-    """Decorator: extra lines under a finished run whose trace has one of these types."""
+def trace_footer(*types: type) -> Callable[[Callable[[Result], RenderableType]], Callable[[Result], RenderableType]]:
+    """Decorator: extra lines under a finished run whose trace has one of these types (given the Result)."""
 
-    def add(function: Callable[[T], RenderableType]) -> Callable[[T], RenderableType]:
+    def add(function: Callable[[Result], RenderableType]) -> Callable[[Result], RenderableType]:
         _FOOTERS.update(dict.fromkeys(types, function))
         return function
 
@@ -54,12 +54,16 @@ def describe(event: Any) -> RenderableType:
 
 
 def footer(result: Result) -> RenderableType:
-    """The answer is already shown by the events; this says what the run cost and why it stopped."""
+    """The answer and its basis, then the strategy's own lines and what the run cost and why it stopped.
+
+    The answer is shown here and by no event: the result's answer is the one that counts (an abstention
+    policy may overrule what the strategy's last event said), and so every strategy shows it exactly once.
+    """
     usage = result.usage
-    lines: list[RenderableType] = []
+    lines: list[RenderableType] = [answer_line(result.answer, result.claim) + basis_text(result)]
     extra = _FOOTERS.get(type(result.trace))
     if extra is not None:
-        lines.append(extra(result.trace))
+        lines.append(extra(result))
     lines.append(
         Text(
             f"{result.strategy}: {usage.total_calls} model calls ({usage.cached_calls} cached), {usage.prompt_tokens} prompt + "
@@ -79,6 +83,28 @@ def answer_line(answer: Answer, claim: bool = False) -> Text:
     else:
         shown = one_line(str(answer))
     return Text.assemble(("answer: ", "bold"), (shown, "bold cyan"))
+
+
+def basis_text(result: Result) -> Text:
+    """What the answer rests on, as `--json` names it, with how many facts and rules that is."""
+    text = Text.assemble(("  basis: ", "dim"), (result.basis, "bold"))
+    if result.answer is not None:
+        facts = count(len(result.cited_triples), "cited fact", "cited facts")
+        text.append(f" ({facts}, {count(len(result.commonsense), 'rule', 'rules')})", "dim")
+    return text
+
+
+def count(number: int, singular: str, plural: str) -> str:
+    return f"{number} {singular if number == 1 else plural}"
+
+
+def end_lines(stop_reason: str, *said: str, note: str | None = None) -> RenderableType:
+    """A strategy's last event: why it ended, what it said on the way out, and its note (the footer shows the answer)."""
+    lines = [Text.assemble(("  end: ", "dim"), one_line(stop_reason))]
+    lines += [Text(f"      {one_line(line)}", "italic") for line in said if line]
+    if note:
+        lines.append(Text(f"      note: {one_line(note)}", "yellow"))
+    return Group(*lines)
 
 
 def prefix(step: int, attempt: int | None = None) -> Text:

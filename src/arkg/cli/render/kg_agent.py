@@ -1,5 +1,5 @@
 """How `arkg ask` shows a KG-Agent run: the topic entities, each line as it is tried (what it gave, or
-why it could not run), the answer, and the program at the end.
+why it could not run), why the program ended, and the program at the end.
 
 KG and model text is shown through `one_line`, so no name or reply can move the cursor or recolour
 the terminal.
@@ -11,16 +11,13 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from arkg.agents.kg_agent.trace import KgAgentTrace, LineAttempt, ProgramEnd, TopicEntities
-from arkg.cli.render.common import answer_line, attempt_line, event_renderer, trace_footer
+from arkg.agents.strategy import Result
+from arkg.cli.render.common import attempt_line, count, end_lines, event_renderer, trace_footer
 from arkg.text import clip, one_line
 
 SAMPLE_CHARS = 160
 LINE_CHARS = 200  # a model's failed line can be any length; its error quotes it clipped too
 _NOUNS = {"entities": ("entity", "entities"), "relations": ("relation", "relations")}
-
-
-def _count(number: int, singular: str, plural: str) -> str:
-    return f"{number} {singular if number == 1 else plural}"
 
 
 @event_renderer(TopicEntities)
@@ -35,29 +32,27 @@ def line(event: LineAttempt) -> RenderableType:
     written = record.call if record is not None else event.line  # a line that ran, as the program holds it
     text = attempt_line(event.step, event.attempt, "line", clip(written, LINE_CHARS), event.valid, event.error)
     if event.options:
-        text.append(f"  (chosen among {_count(event.options, 'option', 'options')})", "dim")
+        text.append(f"  (chosen among {count(event.options, 'option', 'options')})", "dim")
     if record is None:
         return text
     shown = ", ".join(one_line(value) for value in record.sample) + (", …" if record.size > len(record.sample) else "")
     nouns = _NOUNS.get(record.kind.value)
     result = Text.assemble(
-        ("        → ", "dim"), _count(record.size, *nouns) + (": " if shown else "") if nouns else "", clip(shown, SAMPLE_CHARS)
+        ("        → ", "dim"), count(record.size, *nouns) + (": " if shown else "") if nouns else "", clip(shown, SAMPLE_CHARS)
     )
     if record.triple_count:
-        result.append(f"  ({_count(record.triple_count, 'triple', 'triples')} read)", "dim")
+        result.append(f"  ({count(record.triple_count, 'triple', 'triples')} read)", "dim")
     return Group(text, result)
 
 
 @event_renderer(ProgramEnd)
 def end(event: ProgramEnd) -> RenderableType:
-    lines: list[RenderableType] = [answer_line(event.answer) + Text(f"  ({event.stop_reason})", "dim")]
-    if event.note:
-        lines.append(Text(f"note: {one_line(event.note)}", "yellow"))
-    return Group(*lines)
+    return end_lines(event.stop_reason, note=event.note)
 
 
 @trace_footer(KgAgentTrace)
-def program(trace: KgAgentTrace) -> RenderableType:
+def program(result: Result) -> RenderableType:
+    trace: KgAgentTrace = result.trace
     lines = [Text(f"program ({len(trace.program)} lines, {trace.invalid_attempts} invalid attempts):", "dim")]
     lines += [Text("  " + one_line(call)) for call in trace.program]
     return Group(*lines)

@@ -24,7 +24,8 @@ from arkg.agents.r3.trace import (
     VerdictReached,
 )
 from arkg.agents.triple_keys import fact_line
-from arkg.cli.render.common import answer_line, event_renderer, trace_footer
+from arkg.agents.strategy import Result
+from arkg.cli.render.common import end_lines, event_renderer, trace_footer
 from arkg.text import one_line
 
 _VALID = (" ✓", "green")
@@ -144,14 +145,10 @@ def branch_ended(event: BranchEnded) -> RenderableType:
 
 @event_renderer(FinalAnswer)
 def final(event: FinalAnswer) -> RenderableType:
-    lines = [answer_line(event.answer) + Text(f"  ({event.stop_reason.value})", "dim")]
-    if event.explanation:
-        lines.append(Text(one_line(event.explanation), "italic"))
-    if event.note:
-        lines.append(Text(f"note: {one_line(event.note)}", "yellow"))
-    return Group(*lines)
+    return end_lines(event.stop_reason.value, event.explanation, note=event.note)
 
 
 @trace_footer(R3Trace)
-def summary(trace: R3Trace) -> RenderableType:
+def summary(result: Result) -> RenderableType:
+    trace: R3Trace = result.trace
     return Text(f"axioms: {len(trace.axioms)}; {trace.invalid_attempts} invalid attempts", "dim")
