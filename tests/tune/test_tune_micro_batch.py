@@ -32,8 +32,12 @@ def _assert_same_adapter(a: Path, b: Path) -> None:
     assert first.tensors.keys() == second.tensors.keys()
     for name, tensor in first.tensors.items():
         # Adam's step divides by the gradient's size, so an entry whose gradient is near zero turns
-        # rounding into up to a learning rate's worth (3e-3) of difference: 1e-4 is well under that.
-        np.testing.assert_allclose(second.tensors[name], tensor, rtol=1e-3, atol=1e-4, err_msg=name)
+        # rounding into up to a learning rate's worth of difference. All but a rare such entry agree
+        # within 1e-4, and none is off by more than the learning rate (a wrong step moves most entries).
+        off = np.abs(second.tensors[name] - tensor)
+        beyond = off > 1e-4 + 1e-3 * np.abs(tensor)
+        assert beyond.mean() <= 1e-3, f"{name}: {beyond.sum()} of {tensor.size} entries differ"
+        assert off.max() <= OPTIONS.learning_rate, f"{name}: an entry differs by {off.max():.3g}"
     # And the update moved away from the start (B starts at zero): the comparison is not of two blanks.
     assert any(np.abs(tensor).max() > 1e-4 for name, tensor in first.tensors.items() if "lora_b" in name)
 
