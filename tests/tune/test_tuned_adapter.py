@@ -57,7 +57,7 @@ def test_each_tuned_model_is_another_model_to_the_cache() -> None:
 
 
 # The three demo questions; the fourth sample question (a child's Nobel Prize, three hops) is left out:
-# the tuned model gets it wrong (docs/BENCHMARKS.md, recipes 7, 12, 31 and 36).
+# the tuned model gets it wrong (docs/tuning-log.md, recipes 7, 12, 31 and 36).
 DEMO = [sample for sample in SAMPLE_QUESTIONS if sample.question.startswith(("Was Marie Curie born", "Was Pierre Curie born"))]
 
 

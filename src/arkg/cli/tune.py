@@ -145,7 +145,7 @@ def merge_adapters(
 ) -> None:
     """Merge LoRA adapters into one whose update is the weighted sum of theirs (a model soup of adapters).
 
-    Two adapters tuned from one start on different data can keep much of what each does well (docs/BENCHMARKS.md, recipe 31). Use the result with --model 'llamacpp:+OUT'.
+    Two adapters tuned from one start on different data can keep much of what each does well (docs/tuning-log.md, recipe 31). Use the result with --model 'llamacpp:+OUT'.
     """
     with user_errors():
         from arkg.tune.merge import merge_adapters as run_merge

@@ -7,7 +7,7 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict, Field
 
 # Adam moves each weight by about the learning rate per step, and LoRA weights are of order 0.01 to 1:
-# past 1 a run can only diverge (docs/BENCHMARKS.md's recipes tune at 3e-4 to 1e-3).
+# past 1 a run can only diverge (docs/tuning-log.md's recipes tune at 3e-4 to 1e-3).
 MAX_LEARNING_RATE = 1.0
 # Every linear layer of a llama block (attention and MLP); the embeddings and the tied head stay frozen.
 LLAMA_LINEAR_LAYERS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
