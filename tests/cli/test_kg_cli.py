@@ -30,8 +30,9 @@ def test_load_the_ark_v1_example_then_show_and_count(runner: CliRunner, colota_d
     assert any("animal breed" in row and "dachshund" in row for row in rows)
     assert any("owned by" in row and "Yui Yuigahama" in row for row in rows)
     fandom = next(index for index, row in enumerate(rows) if "Fandom article ID" in row)
-    assert "oregairu:Sablé" in rows[fandom] and "language of work or name: English" in rows[fandom]
-    assert "MediaWiki page ID: 14567" in rows[fandom + 1] and "subject named as: Sablé" in rows[fandom + 2]
+    # Props are stored canonically, with sorted keys (capitals sort first).
+    assert "oregairu:Sablé" in rows[fandom] and "MediaWiki page ID: 14567" in rows[fandom]
+    assert "language of work or name: English" in rows[fandom + 1] and "subject named as: Sablé" in rows[fandom + 2]
     incoming_rows = [line for line in shown.output.split("incoming)")[1].splitlines() if "│" in line]
     assert len(incoming_rows) == 1 and "Yui Yuigahama" in incoming_rows[0] and "has pet" in incoming_rows[0]
 

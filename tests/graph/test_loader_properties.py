@@ -14,6 +14,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterable
 from urllib.parse import quote
 
 import pytest
@@ -212,6 +213,22 @@ def files(draw: st.DrawFn, format: str) -> bytes:
     return data
 
 
+def new_edges(stored: list[Triple], read: Iterable[Triple]) -> list[Triple]:
+    """The edges a load should add: names trimmed, each edge once, none the store holds."""
+    seen = {edge_key(triple) for triple in stored}
+    added = []
+    for triple in read:
+        trimmed = Triple(triple.head.strip(), triple.relation.strip(), triple.tail.strip(), triple.props)
+        if edge_key(trimmed) not in seen:
+            seen.add(edge_key(trimmed))
+            added.append(trimmed)
+    return added
+
+
+def edge_key(triple: Triple) -> tuple[str, str, str, str]:
+    return triple.head, triple.relation, triple.tail, json.dumps(triple.props, sort_keys=True)
+
+
 def state(store: SQLiteGraph) -> tuple:
     return list(store.iter_triples()), store.stats(), store._scalar("SELECT count(*) FROM sources")
 
@@ -244,7 +261,7 @@ def test_a_load_raises_only_load_error_and_is_all_or_nothing(format: str, tmp_pa
             return
         triples, _, sources = state(store)
         assert triples[: len(before[0])] == before[0]
-        assert triples[len(before[0]) :] == list(read_triples(path, format))
+        assert triples[len(before[0]) :] == new_edges(before[0], read_triples(path, format))
         assert sources == before[2] + 1
         outcomes["loaded"] += 1
 

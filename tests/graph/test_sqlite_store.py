@@ -50,17 +50,18 @@ def test_implements_the_protocol(graph: SQLiteGraph) -> None:
     assert isinstance(graph, KnowledgeGraph)
 
 
-def test_parallel_edges_are_all_kept(graph: SQLiteGraph) -> None:
-    graph.add_triples([Triple("Marie Curie", "award received", "Nobel Prize in Physics", {"point in time": 1904})])
-    graph.add_triples([Triple("Marie Curie", "collaborator", "Pierre Curie")])
+def test_parallel_edges_are_all_kept_and_an_identical_edge_once(graph: SQLiteGraph) -> None:
+    assert graph.add_triples([Triple("Marie Curie", "award received", "Nobel Prize in Physics", {"point in time": 1904})]) == 1
+    assert graph.add_triples([Triple("Marie Curie", "collaborator", "Pierre Curie")]) == 0
+    assert graph.add_triples([Triple("Marie Curie", "spouse", "Pierre Curie", {"end time": "1906", "start time": "1895"})]) == 0
     assert graph.relations("Marie Curie") == ["award received", "collaborator", "place of birth", "spouse"]
     assert graph.triples("Marie Curie", "award received") == [
         Triple("Marie Curie", "award received", "Nobel Prize in Physics", {"point in time": 1903}),
         Triple("Marie Curie", "award received", "Nobel Prize in Chemistry", {"point in time": 1911}),
         Triple("Marie Curie", "award received", "Nobel Prize in Physics", {"point in time": 1904}),
     ]
-    assert len(graph.triples("Marie Curie", "collaborator")) == 2
-    assert graph.stats().triples == len(CURIES) + 2
+    assert len(graph.triples("Marie Curie", "collaborator")) == 1
+    assert graph.stats().triples == len(CURIES) + 1
 
 
 def test_props_round_trip_with_their_types(graph: SQLiteGraph) -> None:
@@ -68,7 +69,7 @@ def test_props_round_trip_with_their_types(graph: SQLiteGraph) -> None:
     graph.add_triples([Triple("a", "r", "b", props)])
     [triple] = graph.triples("a", "r")
     assert triple.props == props
-    assert [type(value) for value in triple.props.values()] == [str, int, float, bool, bool, type(None)]
+    assert {key: type(value) for key, value in triple.props.items()} == {key: type(value) for key, value in props.items()}
 
 
 def test_incoming_edges_keep_their_orientation(graph: SQLiteGraph) -> None:
@@ -110,7 +111,7 @@ def test_iter_triples_returns_every_edge_in_insertion_order(graph: SQLiteGraph) 
 def test_load_a_file_into_a_real_sqlite_file_and_reopen_it(tmp_path: Path, small_batches: None) -> None:
     progress: list[int] = []
     with SQLiteGraph(tmp_path / "kg.db") as store:
-        assert store.load(write_jsonl(tmp_path / "kg.jsonl", CURIES), progress=progress.append) == len(CURIES)
+        assert store.load(write_jsonl(tmp_path / "kg.jsonl", CURIES), progress=progress.append).added == len(CURIES)
     assert progress == [2, 4, 6, 7]
     with SQLiteGraph(tmp_path / "kg.db", create=False) as reopened:
         assert list(reopened.iter_triples()) == CURIES
@@ -155,7 +156,7 @@ def test_a_failed_first_load_leaves_an_empty_store_that_still_works(tmp_path: Pa
     indexes = (
         sqlite3.connect(tmp_path / "kg.db").execute("SELECT name FROM sqlite_schema WHERE type = 'index'").fetchall()
     )
-    assert {"entities_name", "edges_out", "edges_in"} <= {name for (name,) in indexes}
+    assert {"entities_name", "edges_key", "edges_in"} <= {name for (name,) in indexes}
 
 
 def test_an_interrupted_load_is_rolled_back(tmp_path: Path, small_batches: None) -> None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import codecs
+import json
 import re
+import shlex
 import time
 from collections.abc import Iterator
 from contextlib import closing
@@ -22,6 +24,8 @@ from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.errors import ArkgError, EntityNotFound
 from arkg.eval.colota import load_dataset
 from arkg.graph import Direction, KnowledgeGraph, SQLiteGraph, Triple, open_graph
+from arkg.graph.model import GraphInventory
+from arkg.graph.sqlite_store import LoadReport, NameDuplicates
 from arkg.graph.bolt import BoltWriter, is_bolt_spec, redact_spec
 from arkg.graph.loaders import Record, detect_format, formats, read_json, register_format
 from arkg.graph.open import SAMPLE
@@ -80,45 +84,46 @@ def load(
     format: Annotated[
         str | None, typer.Option("--format", "-f", help=f"Read every file as this format: {', '.join(formats())}.")
     ] = None,
+    replace: Annotated[
+        bool,
+        typer.Option("--replace", help="Swap the store's whole content for the file's, in one transaction (one file)."),
+    ] = False,
 ) -> None:
-    """Load triples into a store, one transaction per file.
+    """Load triples into a store, one transaction per file; formats: docs/kg-formats.md.
 
-    A file that fails leaves nothing behind; files loaded before it stay, and a store the command
-    created is removed when nothing could be loaded into it. Files already loaded (same content) are
-    skipped, so an interrupted command can simply be run again. While another process writes to the
-    same store, the load waits for it.
+    An edge the store already holds is not added again, so loading is idempotent. A file that fails
+    leaves nothing behind; files loaded before it stay, and a store the command created is removed
+    when nothing could be loaded into it. Files already loaded (same content) are skipped, so an
+    interrupted command can simply be run again. While another process writes to the same store,
+    the load waits for it. Names that differ only in case, accents or spacing are reported.
     """
     console = Console()
     started = time.perf_counter()
     done = _Done()
-    if is_bolt_spec(db):
+    with user_errors():
+        if replace and len(files) != 1:
+            raise ArkgError("--replace takes exactly one file: the store's content becomes that file's")
+    if is_bolt_spec(db) and not replace:
         _load_bolt(files, db, format, console, started, done)
         return
     with user_errors():
-        if db == SAMPLE:
-            raise ArkgError(f"`{SAMPLE}` names the bundled sample KG, which is read-only; for a file of that name write ./{SAMPLE}")
-        check_not_special(Path(db), "KG store")
-        created = not Path(db).exists()
-        graph = SQLiteGraph(db, on_lock_wait=lambda: _waiting(console, db))
+        graph, created = _open_for_writing(db, console, "load --replace" if replace else "load", create=True)
         try:
-            _load_all(graph, files, format, console, done, _ROLLED_BACK)
-            load_seconds = time.perf_counter() - started
-            with console.status("Indexing entity names for search"):
-                graph.build_search_index()
+            _load_all(graph, files, format, console, done, _ROLLED_BACK, replace=replace)
         except BaseException:
             if created and not done.files:
                 graph.delete_if_empty()
             raise
         finally:
             graph.close()
-    index_seconds = time.perf_counter() - started - load_seconds
+    seconds = time.perf_counter() - started
     if not done.files:
         console.print(f"Nothing new to load into {_shown(db)}: every file was loaded before")
         return
     console.print(
         f"[green]Loaded {done.triples:,} triples[/green] from {done.files} file(s) into {_shown(db)}"
-        f" in {load_seconds:.2f} s ({done.triples / load_seconds:,.0f} triples/s),"
-        f" then indexed names for search in {index_seconds:.2f} s"
+        f" in {seconds:.2f} s ({done.triples / seconds:,.0f} triples/s, names indexed for search):"
+        f" {done.added:,} added, {done.triples - done.added:,} already present"
     )
 
 
@@ -150,18 +155,49 @@ class _Done:
 
     files: int = 0
     triples: int = 0
+    added: int = 0
+
+
+def _open_for_writing(db: str, console: Console, command: str, create: bool = False) -> tuple[SQLiteGraph, bool]:
+    """The SQLite store a command writes to, and whether this created its file; says when it was upgraded."""
+    if is_bolt_spec(db):
+        raise ArkgError(f"kg {command} is not supported by the Bolt backend; it works on arkg SQLite stores")
+    if db == SAMPLE:
+        raise ArkgError(f"`{SAMPLE}` names the bundled sample KG, which is read-only; for a file of that name write ./{SAMPLE}")
+    check_not_special(Path(db), "KG store")
+    created = create and not Path(db).exists()
+    graph = SQLiteGraph(db, create=create, on_lock_wait=lambda: _waiting(console, db))
+    if graph.upgraded is not None:
+        console.print(
+            f"Upgraded {_shown(db)} to this arkg's store format: {graph.upgraded.repeated_edges:,} edge(s) stored"
+            " more than once are now stored once"
+        )
+        _report_duplicates(graph.upgraded.duplicate_names, db, console)
+    return graph, created
 
 
 def _load_all(
-    graph: SQLiteGraph | BoltWriter, files: list[Path], format: str | None, console: Console, done: _Done, stopped: str
+    graph: SQLiteGraph | BoltWriter,
+    files: list[Path],
+    format: str | None,
+    console: Console,
+    done: _Done,
+    stopped: str,
+    replace: bool = False,
 ) -> None:
     try:
         for path in files:
-            count = _load_one(graph, path, format, console)
-            if count is None:
+            result = _load_one(graph, path, format, console, replace)
+            if result is None:
                 console.print(f"[yellow]skipped[/yellow] {_shown(path)}: already loaded")
                 continue
-            done.triples += count
+            if isinstance(result, LoadReport):
+                done.triples += result.read
+                done.added += result.added
+                _report_duplicates(result.duplicate_names, str(graph.path), console)
+            else:  # the Bolt writer tells the records read only
+                done.triples += result
+                done.added += result
             done.files += 1
     except KeyboardInterrupt:
         Console(stderr=True).print(
@@ -172,7 +208,9 @@ def _load_all(
         raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def _load_one(graph: SQLiteGraph | BoltWriter, path: Path, format: str | None, console: Console) -> int | None:
+def _load_one(
+    graph: SQLiteGraph | BoltWriter, path: Path, format: str | None, console: Console, replace: bool = False
+) -> LoadReport | int | None:
     columns = (
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -183,11 +221,36 @@ def _load_one(graph: SQLiteGraph | BoltWriter, path: Path, format: str | None, c
     format = format or detect_format(path)
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(_shown(path), total=None, count=0)
-        count = graph.load(path, format, progress=lambda done: progress.update(task, count=done), skip_loaded=True)
-    if count is not None:
+        update = lambda done: progress.update(task, count=done)  # noqa: E731
+        if replace:
+            result = graph.load(path, format, progress=update, replace=True)
+        else:
+            result = graph.load(path, format, progress=update, skip_loaded=True)
+    if result is not None:
         kind = " (the gold triples of a CoLoTa data set)" if format == COLOTA else ""
-        console.print(f"{_shown(path)}: {count:,} triples{kind}")
-    return count
+        if isinstance(result, LoadReport):
+            what = "replaced the store's content: " if replace else ""
+            console.print(
+                f"{_shown(path)}: {result.read:,} triples{kind}; {what}{result.added:,} added,"
+                f" {result.present:,} already present"
+            )
+        else:
+            console.print(f"{_shown(path)}: {result:,} triples{kind}")
+    return result
+
+
+def _report_duplicates(duplicates: NameDuplicates, db: str, console: Console) -> None:
+    """Say which names look like one entity written two ways, and how to merge them."""
+    if not duplicates.count:
+        return
+    examples = "; ".join(" / ".join(repr(one_line(name)) for name in names) for names in duplicates.examples)
+    keep, gone, *_ = duplicates.examples[0]
+    command = shlex.join(["arkg", "kg", "merge", keep, gone, "--db", db])
+    console.print(
+        f"[yellow]Likely duplicates:[/yellow] {duplicates.count:,} set(s) of names differ only in case, accents"
+        f" or spacing, e.g. {escape(examples)}. To make two one entity: {escape(one_line(command))}",
+        soft_wrap=True,
+    )
 
 
 def _waiting(console: Console, db: str) -> None:
@@ -200,6 +263,96 @@ def _waiting(console: Console, db: str) -> None:
 
 def _shown(path: Path | str) -> str:
     return escape(one_line(str(path)))
+
+
+@app.command()
+def remove(
+    files: Annotated[list[Path], typer.Argument(help="KG files whose edges to take out (any format `kg load` reads).")],
+    db: Annotated[str, typer.Option("--db", help="The arkg SQLite store to remove from.")],
+    format: Annotated[
+        str | None, typer.Option("--format", "-f", help=f"Read every file as this format: {', '.join(formats())}.")
+    ] = None,
+) -> None:
+    """Take out of the store the edges that the files hold (same head, relation, tail and props).
+
+    One transaction per file; entities and relations left without edges go too.
+    """
+    console = Console()
+    with user_errors():
+        graph, _ = _open_for_writing(db, console, "remove")
+        with closing(graph):
+            for path in files:
+                removed = graph.remove(path, format)
+                console.print(f"{_shown(path)}: removed {removed:,} edge(s) from {_shown(db)}")
+
+
+@app.command()
+def merge(
+    keep: Annotated[str, typer.Argument(help="The entity to keep (exact name).")],
+    gone: Annotated[str, typer.Argument(help="The entity to merge into it and remove (exact name).")],
+    db: Annotated[str, typer.Option("--db", help="The arkg SQLite store.")],
+) -> None:
+    """Make two entities one: GONE's edges are re-pointed to KEEP, then GONE is removed (one transaction).
+
+    An edge that becomes identical to one KEEP already has is kept once.
+    """
+    console = Console()
+    with user_errors():
+        graph, _ = _open_for_writing(db, console, "merge")
+        with closing(graph):
+            report = graph.merge(keep, gone)
+    console.print(
+        f"Merged {escape(repr(one_line(gone)))} into {escape(repr(one_line(keep)))}: {report.moved:,} edge(s)"
+        f" re-pointed, {report.collapsed:,} dropped as identical to edges it already had"
+    )
+
+
+@app.command()
+def entities(
+    search: Annotated[
+        str | None, typer.Option("--search", "-s", help="Only names containing this text (case and accents ignored).")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="At most this many entities.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
+    db: StoreOption = None,
+) -> None:
+    """List entities with their edge counts, most edges first (then by name)."""
+    with user_errors(), closing(open_graph(db, read_only=True)) as graph:
+        rows = _inventory(graph).entity_counts(search, limit)
+    if as_json:
+        records = [{"name": r.name, "edges": r.edges, "outgoing": r.outgoing, "incoming": r.incoming} for r in rows]
+        typer.echo(json.dumps(records, ensure_ascii=False))
+        return
+    table = Table("entity", "edges", "outgoing", "incoming", title=Text(f"{len(rows):,} entities"))
+    for row in rows:
+        table.add_row(Text(one_line(row.name)), f"{row.edges:,}", f"{row.outgoing:,}", f"{row.incoming:,}")
+    Console().print(table)
+
+
+@app.command()
+def relations(
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
+    db: StoreOption = None,
+) -> None:
+    """List every relation with its number of edges, most first (then by name)."""
+    with user_errors(), closing(open_graph(db, read_only=True)) as graph:
+        rows = _inventory(graph).relation_counts()
+    if as_json:
+        typer.echo(json.dumps([{"relation": r.name, "edges": r.edges} for r in rows], ensure_ascii=False))
+        return
+    table = Table("relation", "edges", title=Text(f"{len(rows):,} relations"))
+    for row in rows:
+        table.add_row(Text(one_line(row.name)), f"{row.edges:,}")
+    Console().print(table)
+
+
+def _inventory(graph: KnowledgeGraph) -> GraphInventory:
+    if not isinstance(graph, GraphInventory):
+        raise ArkgError(
+            f"listing entities and relations is not supported by this backend ({type(graph).__name__});"
+            " it works on arkg SQLite stores (`arkg kg load FILE --db kg.db`)"
+        )
+    return graph
 
 
 @app.command()

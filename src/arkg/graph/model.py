@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol, runtime_checkable
@@ -34,6 +36,20 @@ class Triple:
         return {"head": self.head, "relation": self.relation, "tail": self.tail, "props": dict(self.props)}
 
 
+def triple_key(triple: Triple) -> tuple[str, str, str, str]:
+    """Identity of an edge: parallel edges differ in relation or props, so both are part of it."""
+    return triple.head, triple.relation, triple.tail, json.dumps(triple.props, sort_keys=True, default=str)
+
+
+def merge_triples(*groups: Iterable[Triple]) -> tuple[Triple, ...]:
+    """The triples of all groups, each edge once, in first-seen order."""
+    seen: dict[tuple[str, str, str, str], Triple] = {}
+    for group in groups:
+        for triple in group:
+            seen.setdefault(triple_key(triple), triple)
+    return tuple(seen.values())
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """A ranked close match for a name the caller asked about (score in 0..100, higher is closer)."""
@@ -48,6 +64,41 @@ class KGStats:
     entities: int
     heads: int
     relations: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntityCount:
+    """An entity and how many edges leave it and arrive at it (a self-loop counts in both)."""
+
+    name: str
+    outgoing: int
+    incoming: int
+
+    @property
+    def edges(self) -> int:
+        return self.outgoing + self.incoming
+
+
+@dataclass(frozen=True, slots=True)
+class RelationCount:
+    name: str
+    edges: int
+
+
+@runtime_checkable
+class GraphInventory(Protocol):
+    """Listing what a KG holds, for people inspecting it (agents use KnowledgeGraph).
+
+    Stores that can count cheaply implement it (the SQLite store); others do not, and callers say so.
+    """
+
+    def entity_counts(self, search: str | None = None, limit: int | None = None) -> list[EntityCount]:
+        """Entities (those whose name contains `search`, ignoring case and accents) by edge count, most first."""
+        ...
+
+    def relation_counts(self) -> list[RelationCount]:
+        """Every relation with its number of edges, most first, then by name."""
+        ...
 
 
 @runtime_checkable

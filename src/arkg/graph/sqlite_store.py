@@ -3,14 +3,20 @@
 Schema: entity and relation names are interned to integer ids, so an edge is four integers and an
 optional JSON object of props.
 
-    entities(id, name)            unique index on name
-    relations(id, name)           unique name
+    entities(id, name)            unique index on name; names are stored trimmed of surrounding white space
+    relations(id, name, edges)    unique name; `edges` counts the relation's edges (kept up to date by every write)
     edges(id, head, rel, tail, props)
-        edges_out(head, rel), edges_in(tail, rel): every lookup is an index range, never a scan.
-        No uniqueness on (head, rel, tail): parallel edges are all kept.
+        edges_key(head, rel, tail, props), unique: an edge is stored once. props is canonical JSON (sorted
+        keys, '' for none), so edges that differ only in the order of their props are the same edge.
+        Parallel edges (another relation, or other props, between the same pair) are all kept.
+        edges_key also serves outgoing lookups, edges_in(tail, rel) incoming ones: every lookup is an
+        index range, never a scan.
     entity_search                 FTS5 trigram index of folded entity names (search_entities)
+    entity_folded(folded, id)     folded names, to find names that differ only in case, accents or spacing
     sources                       the files loaded, by content digest (lets a repeated load be skipped)
     meta                          bookkeeping (how far entity_search is built)
+
+Version 1 stores (no edge key, props unsorted) are upgraded when opened for writing (see _upgrade_from_v1).
 
 Writers take SQLite's write lock for a whole transaction (BEGIN IMMEDIATE); a second writer, e.g.
 another `arkg kg load` into the same file, waits for it (LOCK_TIMEOUT at most), so that two loads of
@@ -28,6 +34,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
@@ -35,13 +42,14 @@ from types import TracebackType
 
 from rapidfuzz import fuzz, process
 
-from arkg.errors import ArkgError, LoadError
+from arkg.errors import ArkgError, EntityNotFound, LoadError
 from arkg.graph.loaders import Record, detect_format, read_records
 from arkg.graph.matching import fold, rank
-from arkg.graph.model import Direction, KGStats, Match, PropValue, Triple
+from arkg.graph.model import Direction, EntityCount, KGStats, Match, PropValue, RelationCount, Triple
 
 APPLICATION_ID = 0x61726B67  # "arkg": marks a SQLite file as an arkg store
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+_READABLE_VERSIONS = (1, 2)  # a version 1 store is read as it is, and upgraded when opened for writing
 BATCH_SIZE = 20_000
 # How long a writer waits for another connection's write transaction. A load of 10M triples holds
 # the lock for about two minutes; a wait of a few seconds would fail loads that only had to queue.
@@ -49,15 +57,18 @@ LOCK_TIMEOUT = 600.0
 _READ_BUSY_MS = 5_000  # a reader waits this long for a commit in progress (Python's default)
 _POLL_BUSY_MS = 200  # a writer's wait for the lock, cut into steps so Ctrl-C and the timeout get through
 
-_TABLES = """
+_ENTITY_FOLDED_TABLE = (
+    "CREATE TABLE entity_folded (folded TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (folded, id)) WITHOUT ROWID"
+)
+_TABLES = f"""
 CREATE TABLE entities (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-CREATE TABLE relations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE relations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, edges INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE edges (
     id INTEGER PRIMARY KEY,
     head INTEGER NOT NULL,
     rel INTEGER NOT NULL,
     tail INTEGER NOT NULL,
-    props TEXT
+    props TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE sources (
     id INTEGER PRIMARY KEY,
@@ -70,13 +81,14 @@ CREATE TABLE sources (
 CREATE INDEX sources_digest ON sources(digest);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 CREATE VIRTUAL TABLE entity_search USING fts5(name, tokenize = 'trigram', content = '');
+{_ENTITY_FOLDED_TABLE};
 """
 
 # Dropped while bulk-loading into an empty store and rebuilt after: sorting once is much faster
 # than millions of random B-tree inserts.
 _LOOKUP_INDEXES = {
     "entities_name": "CREATE UNIQUE INDEX entities_name ON entities(name)",
-    "edges_out": "CREATE INDEX edges_out ON edges(head, rel)",
+    "edges_key": "CREATE UNIQUE INDEX edges_key ON edges(head, rel, tail, props)",
     "edges_in": "CREATE INDEX edges_in ON edges(tail, rel)",
 }
 
@@ -124,6 +136,35 @@ _RANKED_SEARCH_SQL = (
     " (SELECT rowid FROM entity_search WHERE entity_search MATCH ? ORDER BY rank LIMIT ?)"
 )
 
+# Edge counts of every entity: each GROUP BY reads one index in order (edges_key by head, edges_in by tail).
+_ENTITY_COUNTS_SQL = """
+SELECT e.name, d.outgoing, d.incoming FROM (
+    SELECT id, sum(outgoing) AS outgoing, sum(incoming) AS incoming FROM (
+        SELECT head AS id, count(*) AS outgoing, 0 AS incoming FROM edges GROUP BY head
+        UNION ALL
+        SELECT tail, 0, count(*) FROM edges GROUP BY tail
+    ) GROUP BY id
+) AS d JOIN entities e ON e.id = d.id
+ORDER BY d.outgoing + d.incoming DESC, e.name LIMIT ?"""
+# Edge counts of some entities: two index ranges each.
+_COUNTED_ENTITIES_SQL = """
+SELECT name, outgoing, incoming FROM (
+    SELECT e.name, (SELECT count(*) FROM edges WHERE head = e.id) AS outgoing,
+        (SELECT count(*) FROM edges WHERE tail = e.id) AS incoming
+    FROM entities e WHERE {where}
+) ORDER BY outgoing + incoming DESC, name LIMIT :limit"""
+_RELATION_COUNTS_SQL = "SELECT name, edges FROM relations ORDER BY edges DESC, name"
+_RELATION_COUNTS_V1_SQL = (  # a version 1 store opened read-only keeps no counts
+    "SELECT r.name, count(*) AS edges FROM edges e JOIN relations r ON r.id = e.rel GROUP BY r.id ORDER BY edges DESC, r.name"
+)
+# fold(name) in SQL: SQLite's lower() for names of printable ASCII without runs of spaces (most of
+# them, at C speed), the Python function for the others. Both give exactly fold(name).
+_FOLD_SQL = "CASE WHEN name GLOB '*[^ -~]*' OR instr(name, '  ') THEN arkg_fold(name) ELSE lower(trim(name)) END"
+_NAMES_FOLDED_AS = "SELECT e.name FROM entity_folded f JOIN entities e ON e.id = f.id WHERE f.folded = ? ORDER BY e.name"
+_DUPLICATE_EXAMPLES = 3
+# Keeps the first of edges that are the same edge (a file that holds an edge twice).
+_DELETE_REPEATED_EDGES = "DELETE FROM edges WHERE id NOT IN (SELECT min(id) FROM edges GROUP BY head, rel, tail, props)"
+
 _TRIGRAM = 3  # the FTS5 trigram index cannot match anything shorter
 # Read as spaces in a search: SQLite takes no lone surrogate (nor does any name hold one), and an FTS5
 # query string ends at NUL ("unterminated string").
@@ -162,6 +203,8 @@ class SQLiteGraph:
         self._lock_timeout = lock_timeout
         self._on_lock_wait = on_lock_wait
         self._folded_names: tuple[int, list[str], list[str]] | None = None
+        self.upgraded: Upgrade | None = None
+        """Set when opening upgraded a store of an older arkg (what the upgrade did)."""
         in_memory = self.path == ":memory:"
         if not in_memory:
             check_store_path(Path(path), create and not read_only)
@@ -182,6 +225,7 @@ class SQLiteGraph:
     def _prepare(self) -> None:
         application_id = self._check_schema()
         self._conn.executescript("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
+        self._conn.create_function("arkg_fold", 1, fold, deterministic=True)
         if application_id != APPLICATION_ID:
             with self._write_transaction():
                 # Checked again under the lock: another process may have created the tables meanwhile.
@@ -191,7 +235,14 @@ class SQLiteGraph:
                             self._conn.execute(statement)
                     self._conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                     self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        self._conn.create_function("arkg_fold", 1, fold, deterministic=True)
+        elif self._version() < SCHEMA_VERSION and not self.read_only:
+            with self._write_transaction():
+                if self._version() < SCHEMA_VERSION:  # again under the lock: another process may have upgraded it
+                    self.upgraded = _upgrade_from_v1(self._conn)
+                    self.upgraded.duplicate_names = self._index_new_names()
+
+    def _version(self) -> int:
+        return self._scalar("PRAGMA user_version")
 
     def _check_schema(self) -> int:
         """The file's application id, after checking that it is an arkg store of this version, or empty."""
@@ -209,8 +260,11 @@ class SQLiteGraph:
             raise ArkgError(f"{self.path}: not an arkg KG store (not an SQLite database)") from None
         if application_id == APPLICATION_ID:
             version = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            if version != SCHEMA_VERSION:
-                raise ArkgError(f"{self.path}: KG store schema version {version}, this arkg reads {SCHEMA_VERSION}")
+            if version not in _READABLE_VERSIONS:
+                raise ArkgError(
+                    f"{self.path}: KG store schema version {version}, this arkg reads versions"
+                    f" {', '.join(map(str, _READABLE_VERSIONS))} (a newer arkg made it: upgrade arkg)"
+                )
         elif has_tables or application_id != 0 or self.read_only:
             raise ArkgError(f"{self.path}: not an arkg KG store (an SQLite database with other tables)")
         return application_id
@@ -257,9 +311,11 @@ class SQLiteGraph:
     # -- writing -----------------------------------------------------------------------------
 
     def add_triples(self, triples: Iterable[Triple]) -> int:
-        """Add the triples in one transaction (all or nothing); returns how many were added."""
+        """Add the triples in one transaction (all or nothing); returns how many were new to the store."""
         with self._write_transaction():
-            return self._bulk_insert(((t.head, t.relation, t.tail, t.props) for t in triples), progress=None)
+            before = self._newest_edge()
+            self._bulk_insert(((t.head, t.relation, t.tail, t.props) for t in triples), progress=None)
+            return self._count_added(before)
 
     def load(
         self,
@@ -268,33 +324,93 @@ class SQLiteGraph:
         progress: Callable[[int], None] | None = None,
         *,
         skip_loaded: bool = False,
-    ) -> int | None:
-        """Load a file (format from its extension unless given) in one transaction.
+        replace: bool = False,
+    ) -> LoadReport | None:
+        """Load a file (format from its extension unless given) in one transaction, names indexed for search.
+
+        An edge the store already holds is not added again, so loading a file twice, or the same
+        triples from two formats, changes nothing. `replace` first takes everything out of the
+        store, in the same transaction: readers see the old KG until the new one is committed, and
+        an interrupted replace leaves the old KG.
 
         `progress` is called with the number of triples read so far, after each batch. On any
         error the transaction is rolled back, the store is exactly as before, and a LoadError
-        names the file, the line or record, and the reason. Returns the number of triples, or
+        names the file, the line or record, and the reason. Returns what was read and added, or
         None when `skip_loaded` is set and a file with the same content was loaded before. That
         check is made under the write lock, so two processes loading one file at once load it once.
         """
         path = Path(path)
         format = format or detect_format(path)
         digest = _file_digest(path)
-        try:
-            with self._write_transaction():
-                if skip_loaded and self._has_digest(digest):
-                    return None
-                count = self._bulk_insert(read_records(path, format), progress)
-                self._conn.execute(
-                    "INSERT INTO sources(path, digest, format, triples, loaded_at) VALUES (?, ?, ?, ?, ?)",
-                    (str(path.resolve()), digest, format, count, datetime.now(UTC).isoformat(timespec="seconds")),
-                )
-        except sqlite3.Error as error:
-            raise LoadError(path, None, _database_reason(error, self.path)) from None
-        except UnicodeEncodeError as error:  # a reader let text through that SQLite cannot store
-            bad = error.object[error.start : error.end]
-            raise LoadError(path, None, f"holds {bad!r}, which is not text (a lone UTF-16 surrogate)") from None
-        return count
+        with self._writing_file(path):
+            if skip_loaded and not replace and self._has_digest(digest):
+                return None
+            if replace:
+                self._clear()
+            before = self._newest_edge()
+            count = self._bulk_insert(read_records(path, format), progress)
+            self._conn.execute(
+                "INSERT INTO sources(path, digest, format, triples, loaded_at) VALUES (?, ?, ?, ?, ?)",
+                (str(path.resolve()), digest, format, count, datetime.now(UTC).isoformat(timespec="seconds")),
+            )
+            added = self._count_added(before)
+            return LoadReport(read=count, added=added, duplicate_names=self._index_new_names())
+
+    def remove(self, path: str | Path, format: str | None = None, progress: Callable[[int], None] | None = None) -> int:
+        """Take out the edges that the file holds (same head, relation, tail and props), in one transaction.
+
+        Entities and relations left without edges go too. Returns the number of edges taken out.
+        Every file then counts as not loaded yet (`skip_loaded` no longer skips it): it may have
+        lost edges, which loading it again puts back.
+        """
+        path = Path(path)
+        format = format or detect_format(path)
+        with self._writing_file(path):
+            self._conn.execute("CREATE TEMP TABLE gone_keys(head, rel, tail, props)")
+            count = 0
+            lookup = _EdgeKeys(self._conn)
+            iterator = iter(read_records(path, format))
+            while batch := list(islice(iterator, BATCH_SIZE)):
+                self._conn.executemany("INSERT INTO gone_keys VALUES (?, ?, ?, ?)", lookup.existing(batch))
+                count += len(batch)
+                if progress is not None:
+                    progress(count)
+            self._conn.execute(
+                "CREATE TEMP TABLE gone AS SELECT DISTINCT e.id, e.head, e.rel, e.tail FROM temp.gone_keys g"
+                " JOIN edges e ON e.head = g.head AND e.rel = g.rel AND e.tail = g.tail AND e.props = g.props"
+            )
+            removed = self._take_out_gone_edges()
+            self._conn.execute("DELETE FROM sources")
+            self._conn.execute("DROP TABLE temp.gone_keys")
+            return removed
+
+    def merge(self, keep: str, gone: str) -> MergeReport:
+        """Make `gone` the same entity as `keep`, in one transaction: its edges are re-pointed to `keep`,
+        and `gone` is removed. An edge that becomes identical to one `keep` already has is dropped."""
+        with self._write_transaction():
+            keep_id, gone_id = self._entity_id(keep), self._entity_id(gone)
+            if keep_id == gone_id:
+                raise ArkgError(f"cannot merge {keep!r} into itself")
+            touching = "SELECT count(*) FROM edges WHERE head = :gone OR tail = :gone"
+            ids = {"keep": keep_id, "gone": gone_id}
+            edges = self._conn.execute(touching, ids).fetchone()[0]
+            # Head first, then tail, then head again: a self-loop of `gone` whose first re-pointing
+            # collided is re-pointed at its tail first. What still touches `gone` then is a duplicate.
+            for column in ("head", "tail", "head"):
+                self._conn.execute(f"UPDATE OR IGNORE edges SET {column} = :keep WHERE {column} = :gone", ids)
+            self._conn.execute(
+                "CREATE TEMP TABLE gone AS SELECT id, head, rel, tail FROM edges WHERE head = :gone OR tail = :gone", ids
+            )
+            collapsed = self._take_out_gone_edges()
+            if self.has_entity(gone):  # no edge left it as an orphan: it had none once merged
+                self._forget_entities([(gone_id, gone)])
+            return MergeReport(moved=edges - collapsed, collapsed=collapsed)
+
+    def _entity_id(self, name: str) -> int:
+        row = self._conn.execute("SELECT id FROM entities WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            raise EntityNotFound(name, [match.name for match in self.search_entities(name, 5)])
+        return row[0]
 
     def has_loaded(self, path: str | Path) -> bool:
         """True iff a file with exactly this content was loaded before (wherever it lay then)."""
@@ -303,8 +419,21 @@ class SQLiteGraph:
     def _has_digest(self, digest: str) -> bool:
         return self._conn.execute("SELECT 1 FROM sources WHERE digest = ?", (digest,)).fetchone() is not None
 
+    @contextmanager
+    def _writing_file(self, path: Path) -> Iterator[None]:
+        """A write transaction whose database errors are LoadErrors naming the file."""
+        try:
+            with self._write_transaction():
+                yield
+        except sqlite3.Error as error:
+            raise LoadError(path, None, _database_reason(error, self.path)) from None
+        except UnicodeEncodeError as error:  # a reader let text through that SQLite cannot store
+            bad = error.object[error.start : error.end]
+            raise LoadError(path, None, f"holds {bad!r}, which is not text (a lone UTF-16 surrogate)") from None
+
     def _bulk_insert(self, records: Iterable[Record], progress: Callable[[int], None] | None) -> int:
-        """Insert inside the caller's transaction; returns the number of records."""
+        """Insert inside the caller's transaction, keeping relation counts; returns the number of records."""
+        before = self._newest_edge()
         empty = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM entities)")
         if empty:
             for index in _LOOKUP_INDEXES:
@@ -319,9 +448,71 @@ class SQLiteGraph:
                 if progress is not None:
                     progress(count)
         if empty:
-            for statement in _LOOKUP_INDEXES.values():
-                self._conn.execute(statement)
+            self._create_lookup_indexes()
+        self._conn.execute(
+            "UPDATE relations SET edges = relations.edges + added.n FROM"
+            " (SELECT rel, count(*) AS n FROM edges WHERE id > ? GROUP BY rel) AS added"
+            " WHERE relations.id = added.rel",
+            (before,),
+        )
         return count
+
+    def _create_lookup_indexes(self) -> None:
+        """Build the indexes dropped for a bulk load; the edge key first drops edges the file repeated."""
+        for name, statement in _LOOKUP_INDEXES.items():
+            try:
+                self._conn.execute(statement)
+            except sqlite3.IntegrityError:
+                if name != "edges_key":
+                    raise
+                self._conn.execute(_DELETE_REPEATED_EDGES)
+                self._conn.execute(statement)
+
+    def _newest_edge(self) -> int:
+        return self._scalar("SELECT coalesce(max(id), 0) FROM edges")
+
+    def _count_added(self, before: int) -> int:
+        """Edges added since `before` was the newest: new rows always get ids above the largest one."""
+        return self._conn.execute("SELECT count(*) FROM edges WHERE id > ?", (before,)).fetchone()[0]
+
+    def _clear(self) -> None:
+        """Take everything out (inside the caller's transaction)."""
+        for table in ("edges", "entities", "relations", "sources", "entity_folded"):
+            self._conn.execute(f"DELETE FROM {table}")
+        self._conn.execute("INSERT INTO entity_search(entity_search) VALUES ('delete-all')")
+        self._conn.execute("DELETE FROM meta WHERE key = 'search_indexed'")
+
+    def _take_out_gone_edges(self) -> int:
+        """Delete the edges listed in temp.gone (id, head, rel, tail) with the entities and relations
+        left without edges, keeping relation counts; drops temp.gone and returns the number deleted."""
+        conn = self._conn
+        conn.execute(
+            "UPDATE relations SET edges = relations.edges - gone.n FROM"
+            " (SELECT rel, count(*) AS n FROM temp.gone GROUP BY rel) AS gone WHERE relations.id = gone.rel"
+        )
+        removed = conn.execute("DELETE FROM edges WHERE id IN (SELECT id FROM temp.gone)").rowcount
+        orphans = conn.execute(
+            "SELECT id, name FROM entities WHERE id IN (SELECT head FROM temp.gone UNION SELECT tail FROM temp.gone)"
+            " AND NOT EXISTS (SELECT 1 FROM edges WHERE head = entities.id)"
+            " AND NOT EXISTS (SELECT 1 FROM edges WHERE tail = entities.id)"
+        ).fetchall()
+        self._forget_entities(orphans)
+        conn.execute("DELETE FROM relations WHERE edges = 0")
+        conn.execute("DROP TABLE temp.gone")
+        return removed
+
+    def _forget_entities(self, entities: list[tuple[int, str]]) -> None:
+        """Delete entities (without edges) from the tables and from the search index."""
+        indexed = self._search_indexed()
+        for entity_id, name in entities:
+            if entity_id <= indexed:
+                folded = fold(name)
+                # A contentless FTS5 table forgets a row when told the exact text it indexed.
+                self._conn.execute(
+                    "INSERT INTO entity_search(entity_search, rowid, name) VALUES ('delete', ?, ?)", (entity_id, folded)
+                )
+                self._conn.execute("DELETE FROM entity_folded WHERE folded = ? AND id = ?", (folded, entity_id))
+            self._conn.execute("DELETE FROM entities WHERE id = ?", (entity_id,))
 
     @contextmanager
     def _write_transaction(self) -> Iterator[None]:
@@ -404,6 +595,34 @@ class SQLiteGraph:
     def _scalar(self, sql: str) -> int:
         return self._conn.execute(sql).fetchone()[0]
 
+    # -- inventory (GraphInventory) ------------------------------------------------------------
+
+    def entity_counts(self, search: str | None = None, limit: int | None = None) -> list[EntityCount]:
+        """Entities by number of edges, most first, then by name; `search` keeps the names containing it
+        (ignoring case and accents; a text under 3 characters, which the trigram index cannot look up,
+        keeps the names starting with it). A search reads only the matching names' index entries."""
+        limit = -1 if limit is None else limit  # SQLite: a negative LIMIT is no limit
+        if search is None:
+            rows = self._conn.execute(_ENTITY_COUNTS_SQL, (limit,))
+        else:
+            text = _UNSEARCHABLE.sub(" ", search)
+            folded = fold(text)
+            if not folded:
+                return []
+            if len(folded) >= _TRIGRAM:
+                self.build_search_index()
+                where = "e.id IN (SELECT rowid FROM entity_search WHERE entity_search MATCH :query)"
+                arguments: dict[str, object] = {"query": _fts_phrase(folded)}
+            else:
+                arguments = {f"name{index}": name for index, name in enumerate(self._exact_or_prefixed(text, prefixes=True))}
+                where = f"e.name IN ({', '.join(':' + key for key in arguments)})" if arguments else "0"
+            rows = self._conn.execute(_COUNTED_ENTITIES_SQL.format(where=where), {**arguments, "limit": limit})
+        return [EntityCount(name, outgoing, incoming) for name, outgoing, incoming in rows]
+
+    def relation_counts(self) -> list[RelationCount]:
+        sql = _RELATION_COUNTS_SQL if self._version() >= 2 else _RELATION_COUNTS_V1_SQL
+        return [RelationCount(name, edges) for name, edges in self._conn.execute(sql)]
+
     # -- fuzzy search ------------------------------------------------------------------------
 
     def search_entities(self, text: str, k: int = 5) -> list[Match]:
@@ -435,18 +654,47 @@ class SQLiteGraph:
     def search_relations(self, entity: str, text: str, k: int = 5, direction: Direction = Direction.OUT) -> list[Match]:
         return rank(text, self.relations(entity, direction), k)
 
-    def build_search_index(self) -> None:
-        """Index the entity names added since the last build (search_entities does this on demand)."""
-        indexed = self._scalar("SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'")
-        newest = self._scalar("SELECT coalesce(max(id), 0) FROM entities")
-        if newest <= indexed or self.read_only:
-            return  # read-only: search what is indexed (every store `arkg kg load` made is fully indexed)
+    def build_search_index(self) -> NameDuplicates:
+        """Index the entity names added since the last build (load does this; search_entities on demand).
+
+        Returns the new names that differ from another name only in case, accents or spacing.
+        """
+        if self._newest_entity() <= self._search_indexed() or self.read_only:
+            return NameDuplicates(0, [])  # read-only: search what is indexed (every load indexes what it adds)
         with self._write_transaction():
-            self._conn.execute(
-                "INSERT INTO entity_search(rowid, name) SELECT id, arkg_fold(name) FROM entities WHERE id > ?",
-                (indexed,),
+            return self._index_new_names()
+
+    def _index_new_names(self) -> NameDuplicates:
+        """Fold the names added since the last build into entity_search and entity_folded (inside the
+        caller's transaction), and find the likely duplicates among them."""
+        indexed, newest = self._search_indexed(), self._newest_entity()
+        if newest <= indexed:
+            return NameDuplicates(0, [])
+        conn = self._conn
+        conn.execute(f"CREATE TEMP TABLE new_names AS SELECT id, {_FOLD_SQL} AS folded FROM entities WHERE id > ?", (indexed,))
+        conn.execute("INSERT INTO entity_search(rowid, name) SELECT id, folded FROM temp.new_names")
+        conn.execute("INSERT INTO entity_folded(folded, id) SELECT folded, id FROM temp.new_names ORDER BY folded")
+        if indexed == 0:  # every name is new: one pass over the folded names, in order
+            sql = "SELECT folded FROM entity_folded GROUP BY folded HAVING count(*) > 1"
+        else:  # one index probe per new name
+            sql = (
+                "SELECT DISTINCT n.folded FROM temp.new_names n WHERE EXISTS"
+                " (SELECT 1 FROM entity_folded o WHERE o.folded = n.folded AND o.id != n.id)"
             )
-            self._conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('search_indexed', ?)", (newest,))
+        folded_alike = [folded for (folded,) in conn.execute(sql)]
+        examples = [
+            sorted((name for (name,) in conn.execute(_NAMES_FOLDED_AS, (folded,))), key=_tidiest_first)
+            for folded in folded_alike[:_DUPLICATE_EXAMPLES]
+        ]
+        conn.execute("DROP TABLE temp.new_names")
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('search_indexed', ?)", (newest,))
+        return NameDuplicates(len(folded_alike), examples)
+
+    def _search_indexed(self) -> int:
+        return self._scalar("SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'")
+
+    def _newest_entity(self) -> int:
+        return self._scalar("SELECT coalesce(max(id), 0) FROM entities")
 
     def _exact_or_prefixed(self, text: str, prefixes: bool) -> set[str]:
         """The entity named exactly `text`, and, for short queries, names starting with it."""
@@ -483,8 +731,73 @@ class SQLiteGraph:
         return [name for (name,) in self._conn.execute(sql, (fts_query, limit))]
 
 
+@dataclass(frozen=True)
+class NameDuplicates:
+    """Names that differ from another only in case, accents or spacing: how many such groups, a few of them."""
+
+    count: int
+    examples: list[list[str]]
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """What a load did: records read, edges new to the store, and likely duplicate names among the new ones."""
+
+    read: int
+    added: int
+    duplicate_names: NameDuplicates
+
+    @property
+    def present(self) -> int:
+        """Records that the store already held (or that the file repeated)."""
+        return self.read - self.added
+
+
+@dataclass(frozen=True)
+class MergeReport:
+    moved: int  # edges re-pointed to the entity kept
+    collapsed: int  # edges dropped because the entity kept already had them
+
+
+@dataclass
+class Upgrade:
+    """What upgrading a version 1 store did."""
+
+    repeated_edges: int  # edges stored more than once, now once
+    duplicate_names: NameDuplicates = field(default_factory=lambda: NameDuplicates(0, []))
+
+
+def _upgrade_from_v1(conn: sqlite3.Connection) -> Upgrade:
+    """Give a version 1 store the edge key (inside the caller's transaction).
+
+    Props are re-encoded canonically, edges stored twice are kept once, relations get their edge
+    counts, and names are folded again (into entity_folded and the search index, by the caller).
+    Names are left as they are, even with surrounding spaces: `arkg kg merge` joins such twins.
+    """
+    conn.create_function("arkg_canonical_props", 1, _canonical_props, deterministic=True)
+    conn.execute("UPDATE edges SET props = arkg_canonical_props(props)")
+    repeated = conn.execute(_DELETE_REPEATED_EDGES).rowcount
+    conn.execute("DROP INDEX IF EXISTS edges_out")
+    conn.execute(_LOOKUP_INDEXES["edges_key"])
+    conn.execute("ALTER TABLE relations ADD COLUMN edges INTEGER NOT NULL DEFAULT 0")
+    conn.execute(
+        "UPDATE relations SET edges = counted.n FROM"
+        " (SELECT rel, count(*) AS n FROM edges GROUP BY rel) AS counted WHERE relations.id = counted.rel"
+    )
+    conn.execute(_ENTITY_FOLDED_TABLE)
+    conn.execute("INSERT INTO entity_search(entity_search) VALUES ('delete-all')")
+    conn.execute("DELETE FROM meta WHERE key = 'search_indexed'")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return Upgrade(repeated)
+
+
+def _canonical_props(props: str | None) -> str:
+    return _encode_props(json.loads(props)) if props else ""
+
+
 class _EdgeWriter:
-    """Interns names to ids and appends edges, batch by batch, inside the caller's transaction."""
+    """Interns names to ids and appends edges that the store does not hold yet, batch by batch,
+    inside the caller's transaction."""
 
     def __init__(self, conn: sqlite3.Connection, look_up_existing: bool) -> None:
         self._conn = conn
@@ -500,13 +813,28 @@ class _EdgeWriter:
                 entity_id(head) or new_entity(head),
                 relation_id(relation) or new_relation(relation),
                 entity_id(tail) or new_entity(tail),
-                _encode_props(props) if props else None,
+                _encode_props(props) if props else "",
             )
             for head, relation, tail, props in records
         ]
         self._entities.flush()
         self._relations.flush()
-        self._conn.executemany("INSERT INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)", edges)
+        self._conn.executemany("INSERT OR IGNORE INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)", edges)
+
+
+class _EdgeKeys:
+    """The stored form of records (ids, canonical props), for edges whose names the store has."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._entities = _Interner(conn, "entities", look_up_existing=True)
+        self._relations = _Interner(conn, "relations", look_up_existing=True)
+
+    def existing(self, records: list[Record]) -> Iterator[tuple[int, int, int, str]]:
+        entity, relation = self._entities.existing_id, self._relations.existing_id
+        for head, rel, tail, props in records:
+            key = (entity(head), relation(rel), entity(tail), _encode_props(props) if props else "")
+            if key[0] and key[1] and key[2]:
+                yield key
 
 
 class _Interner:
@@ -516,19 +844,41 @@ class _Interner:
         self._conn = conn
         self._lookup = f"SELECT id FROM {table} WHERE name = ?" if look_up_existing else None
         self._insert = f"INSERT INTO {table}(id, name) VALUES (?, ?)"
-        self._next_id = conn.execute(f"SELECT coalesce(max(id), 0) + 1 FROM {table}").fetchone()[0]
+        # Above every id the search index has seen too: an id freed by a removal is not given again,
+        # so a new name never takes the place of a forgotten one in the index.
+        self._next_id = conn.execute(
+            f"SELECT max(coalesce(max(id), 0), (SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'))"
+            f" + 1 FROM {table}"
+        ).fetchone()[0]
         self._pending: list[tuple[int, str]] = []
         self.ids: dict[str, int] = {}
 
     def add(self, name: str) -> int:
-        """The id of a name not seen before in this load (ids start at 1, so `ids.get(name) or add(name)`)."""
-        row = self._conn.execute(self._lookup, (name,)).fetchone() if self._lookup else None
-        if row is None:
-            row = (self._next_id,)
+        """The id of a name not seen before in this load (ids start at 1, so `ids.get(name) or add(name)`).
+
+        Names are trimmed of surrounding white space (so " Ada " is "Ada"); only here, once per
+        distinct name as written, so the per-record path stays a dictionary lookup.
+        """
+        trimmed = name.strip()
+        found = self.ids.get(trimmed) or self._stored_id(trimmed)
+        if found is None:
+            found = self._next_id
             self._next_id += 1
-            self._pending.append((row[0], name))
-        self.ids[name] = row[0]
-        return row[0]
+            self._pending.append((found, trimmed))
+        self.ids[name] = self.ids[trimmed] = found
+        return found
+
+    def existing_id(self, name: str) -> int | None:
+        """The id of a stored name (trimmed as `add` does), or None."""
+        if (found := self.ids.get(name)) is None:
+            found = self._stored_id(name.strip())
+            if found is not None:
+                self.ids[name] = found
+        return found
+
+    def _stored_id(self, name: str) -> int | None:
+        row = self._conn.execute(self._lookup, (name,)).fetchone() if self._lookup else None
+        return row[0] if row else None
 
     def flush(self) -> None:
         """Insert the names added since the last flush."""
@@ -552,8 +902,14 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _tidiest_first(name: str) -> tuple[bool, bool, str]:
+    """Order for names folded alike: single-spaced first, then ones with capitals, then by name."""
+    return name != " ".join(name.split()), name.islower(), name
+
+
 def _encode_props(props: dict[str, PropValue]) -> str:
-    return json.dumps(props, ensure_ascii=False, separators=(",", ":"))
+    """Canonical JSON (sorted keys): the same props in any order are the same text, so the same edge."""
+    return json.dumps(props, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def _decode_props(props: str | None) -> dict[str, PropValue]:
