@@ -1,24 +1,30 @@
 """What an evaluation runs on, whatever file it came from: questions with gold answers and evidence.
 
 Adapters turn published formats into a Dataset: CoLoTa (arkg.eval.colota), the ARK-V1 per-question
-graphs (arkg.eval.arkv1), arkg's geography questions (arkg.eval.geo); arkg.eval.datasets picks one.
-A question either runs on a KG shared by the whole data set, or carries its own (`graph`).
+graphs (arkg.eval.arkv1), arkg's geography questions (arkg.eval.geo), RoG/GCR per-question subgraphs
+(arkg.eval.rog), MetaQA (arkg.eval.metaqa) and hand-written question files (arkg.eval.question_file);
+arkg.eval.datasets picks one by looking at the file. A question either runs on a KG shared by the
+whole data set, or carries its own (`graph`). A data set that brings no triples at all (MetaQA, a
+hand-written file) runs on a KG the user names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Sequence
 
 from arkg.errors import ArkgError
-from arkg.graph.model import Triple
+from arkg.graph.model import KnowledgeGraph, Triple
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.text import clip, one_line
 
 # A gold answer: True / False for yes/no questions and claims, a number, or the names that answer it.
 GoldAnswer = bool | int | float | tuple[str, ...]
+# Gold names as a data set wrote them -> the names the KG knows (a format whose writer mangled names).
+NameRepair = Callable[[tuple[str, ...], KnowledgeGraph], tuple[str, ...]]
 
 
 class Effect(str, Enum):
@@ -44,7 +50,7 @@ class Problem:
 class Question:
     id: str
     text: str
-    answer: GoldAnswer
+    answer: GoldAnswer | None  # None: asked without a gold answer (a batch of questions), not scored
     entities: dict[str, str]  # name -> KG id (e.g. a Wikidata QID; empty when the source has none)
     strategies: tuple[str, ...]  # tags to break accuracy down by (CoLoTa's reasoning strategies, templates)
     triples: tuple[Triple, ...]  # gold evidence
@@ -67,6 +73,15 @@ class Dataset:
     # The union of the gold triples of every entry (also entries skipped as questions), without repeats.
     triples: list[Triple] = field(default_factory=list)
     items_parsed: int = 0
+    # A format that holds no KG at all (MetaQA, a hand-written file): it runs on one the user names.
+    needs_kg: bool = False
+    # How gold names are mended once the user's KG is open (see arkg.eval.kg_names); None: taken as written.
+    repair_names: NameRepair | None = None
+
+    @property
+    def scored(self) -> bool:
+        """Whether there is anything to score: at least one question has a gold answer."""
+        return any(question.answer is not None for question in self.questions)
 
     def question(self, question_id: str) -> Question:
         [question] = self.select([question_id])
@@ -99,10 +114,15 @@ class Dataset:
 
     def summary(self) -> str:
         skipped = [p for p in self.problems if p.effect is Effect.QUESTION_SKIPPED]
+        # Only formats with gold triples written as text items (CoLoTa) have items to count.
+        items = (
+            f"{self.items_parsed} triple items parsed into {len(self.triples)} distinct triples; "
+            if self.items_parsed or self.triples
+            else ""
+        )
         lines = [
             f"{self.path.name}: {self.entries} entries, {len(self.questions)} usable questions, "
-            f"{len({p.id for p in skipped})} skipped; {self.items_parsed} triple items parsed into "
-            f"{len(self.triples)} distinct triples; {len(self.problems)} problem(s):"
+            f"{len({p.id for p in skipped})} skipped; {items}{len(self.problems)} problem(s):"
         ]
         lines += [f"  {problem}" for problem in self.problems]
         return "\n".join(lines)

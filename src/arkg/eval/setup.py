@@ -13,20 +13,24 @@ from pydantic import ValidationError
 
 from arkg.agents import Strategy, build_strategy, strategy_info, strategy_settings
 from arkg.agents.abstention import Abstaining, Abstention
-from arkg.errors import ArkgError
+from arkg.errors import ArkgError, LoadError
 from arkg.eval.dataset import Dataset, Question, build_graph
 from arkg.eval.datasets import open_dataset
+from arkg.eval.kg_names import check_names
 from arkg.eval.question_graphs import Perturbation, QuestionSetup, SnapshotCache
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
 from arkg.graph import open_graph
 from arkg.graph.bolt import redact_spec
 from arkg.graph.model import KnowledgeGraph
 from arkg.graph.sparql import SparqlGraph, fetch_snapshot
+from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.llm.base import Sampling
 from arkg.llm.spec import open_model, parse_model_spec
 
 # RunConfig.kg when every question runs on a graph of its own.
 PER_QUESTION_KG = "per-question"
+# RunConfig.kg prefix for a KG file given with --kb (loaded into a store in memory for the run).
+KB_FILE_KG = "kb:"
 
 
 @dataclass
@@ -69,6 +73,7 @@ def plan_evaluation(
     max_tokens: int | None = None,
     settings: Mapping[str, Any] | None = None,
     db: str | None = None,
+    kb: Path | None = None,
     neighbourhoods: Path | None = None,
     perturbation: Perturbation = Perturbation.NONE,
     ids: Sequence[str] = (),
@@ -84,7 +89,10 @@ def plan_evaluation(
     KG: the questions' own graphs when the data set has them (ARK-V1 per-question files); else, with
     `neighbourhoods`, one snapshot per question of the 1-hop neighbourhood of its entities (fetched
     from the SPARQL endpoint `db` where not cached yet); else the store or endpoint `db`; else the
-    union of the data set's gold triples. `perturbation` alters each question's KG (arkg.eval.question_graphs).
+    union of the data set's gold triples. `kb`, a KG file of any format `arkg kg load` reads, is loaded
+    into a store in memory and used as `db` would be. A data set that holds no KG (MetaQA, a
+    hand-written file) needs one of these; its names are checked against a SQLite KG before the run
+    (arkg.eval.kg_names). `perturbation` alters each question's KG (arkg.eval.question_graphs).
     timeout (seconds per model request) and retries go to the model's backend (see open_model).
     """
     try:
@@ -101,8 +109,16 @@ def plan_evaluation(
     if parse_model_spec(model_spec).backend == "llamacpp" and concurrency > 1:
         notices.append("the in-process llama.cpp model answers one call at a time: running with concurrency 1")
         concurrency = 1
-    model = open_model(model_spec, cache=None if cache else False, timeout=timeout, retries=retries)
-    kg, snapshots, kg_label = _knowledge_graph(dataset, questions, info.uses_kg, db, neighbourhoods)
+    # The KG before the model: a missing or bad KG is reported without waiting for a model to load.
+    kg, snapshots, kg_label = _knowledge_graph(dataset, questions, info.uses_kg, db, kb, neighbourhoods)
+    try:
+        if dataset.needs_kg and (db or kb):
+            questions = _checked_names(dataset, questions, kg, db, kb)
+        model = open_model(model_spec, cache=None if cache else False, timeout=timeout, retries=retries)
+    except BaseException:
+        if kg is not None:
+            kg.close()
+        raise
 
     def build(graph: KnowledgeGraph | None) -> Strategy:
         agent = build_strategy(strategy, model, graph, typed_settings)
@@ -136,15 +152,32 @@ def plan_evaluation(
 
 
 def _knowledge_graph(
-    dataset: Dataset, questions: list[Question], uses_kg: bool, db: str | None, neighbourhoods: Path | None
+    dataset: Dataset,
+    questions: list[Question],
+    uses_kg: bool,
+    db: str | None,
+    kb: Path | None,
+    neighbourhoods: Path | None,
 ) -> tuple[KnowledgeGraph | None, SnapshotCache | None, str]:
     """The shared KG (if any), the snapshot cache (if any), and how the results file names the KG."""
+    if db and kb:
+        raise ArkgError(f"--db {db} and --kb {kb} both name a KG: give one")
+    if dataset.needs_kg and not (db or kb or neighbourhoods):
+        # Also for a strategy that reads no KG: the gold names are checked (and mended) against it.
+        raise ArkgError(
+            f"{dataset.path} holds no KG: pass --db with a store holding its entities (built by "
+            "`arkg kg load`), or --kb with a KG file"
+        )
     if not uses_kg:
         return None, None, NO_KG
     if any(question.graph is not None for question in questions):
-        if db or neighbourhoods:
-            raise ArkgError(f"{dataset.path} brings a graph for each question: --db and --neighbourhoods do not apply")
+        if db or kb or neighbourhoods:
+            raise ArkgError(f"{dataset.path} brings a graph for each question: --db, --kb and --neighbourhoods do not apply")
         return None, None, PER_QUESTION_KG
+    if kb is not None:
+        if neighbourhoods is not None:
+            raise ArkgError("--neighbourhoods fetches from a SPARQL endpoint given with --db, not from --kb")
+        return _load_kb(kb), None, f"{KB_FILE_KG}{kb}"
     if neighbourhoods is not None:
         fetch = None
         if db:
@@ -157,3 +190,30 @@ def _knowledge_graph(
     if db:
         return open_graph(db), None, redact_spec(db)  # the results file never holds a password
     return build_graph(dataset), None, GOLD_KG
+
+
+def _checked_names(
+    dataset: Dataset, questions: list[Question], kg: KnowledgeGraph | None, db: str | None, kb: Path | None
+) -> list[Question]:
+    """The questions with their gold names checked against the user's KG (arkg.eval.kg_names), opened
+    for this alone when the strategy reads none, so that every strategy is scored against the same
+    gold. Only a SQLite KG answers these look-ups at once; an endpoint would be asked once per name."""
+    graph = kg if kg is not None else _load_kb(kb) if kb is not None else open_graph(db, read_only=True)
+    try:
+        return check_names(dataset, questions, graph) if isinstance(graph, SQLiteGraph) else questions
+    finally:
+        if graph is not kg:
+            graph.close()
+
+
+def _load_kb(kb: Path) -> SQLiteGraph:
+    """The KG file in a store in memory: loaded per run, as a store file would go stale beside an edited KG file."""
+    if not kb.is_file():
+        raise LoadError(kb, None, "no such file" if not kb.exists() else "not a file")
+    graph = SQLiteGraph()
+    try:
+        graph.load(kb)
+    except BaseException:
+        graph.close()
+        raise
+    return graph

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from arkg.errors import LoadError
-from arkg.graph.loaders import ark_json, delimited, jsonl, rdf
+from arkg.graph.loaders import ark_json, delimited, jsonl, pipe, rdf
 from arkg.graph.loaders._common import Record, read_json
 from arkg.graph.model import Triple
 
@@ -55,6 +55,9 @@ _REGISTERED: dict[str, tuple[Reader, Callable[[Path], bool]]] = {}
 def register_format(name: str, reader: Reader, recognise: Callable[[Path], bool]) -> None:
     """Add a format: `reader` streams a file's records, `recognise` tells such a file by its content."""
     _REGISTERED[name] = (reader, recognise)
+
+
+register_format("pipe", pipe.read, pipe.recognise)  # MetaQA's kb.txt: told by content, as .txt says nothing
 
 
 def formats() -> list[str]:
