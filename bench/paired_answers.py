@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from colota_compare import mcnemar_p  # noqa: E402
+from arkg.eval.stats import mcnemar_p
 
 
 def records(path: Path) -> dict[str, dict]:

@@ -27,11 +27,11 @@ from pathlib import Path
 
 from arkg.datasets.geo import build_geo_kg, generate_questions, write_questions
 from arkg.datasets.geo.questions import TEMPLATES
-from arkg.eval.report_render import Table, markdown_table
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.synth import SynthOptions, colota_source, geo_source, parse_split, synthesize
 from arkg.synth.figures import failures_table, pairs_table, sources_table
 from arkg.synth.run import SynthReport
+from arkg.tables import Table, markdown_table
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_COLOTA = ROOT.parent / "shared" / "benchmarks" / "colota" / "CR-LT-QA.json"

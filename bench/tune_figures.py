@@ -31,8 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arkg.eval.scoring import gold_answer, is_correct
-
-from colota_compare import wilson
+from arkg.eval.stats import wilson
 
 
 @dataclass(frozen=True)
@@ -150,8 +149,8 @@ def _share(pair: tuple[int, int], interval: bool = False) -> str:
         return "-"
     if not interval:
         return f"{correct}/{asked} ({correct / asked:.0%})"
-    low, high = wilson(correct, asked)
-    return f"{correct}/{asked} ({correct / asked:.0%}; {low:.0%}-{high:.0%})"
+    bounds = wilson(correct, asked)
+    return f"{correct}/{asked} ({correct / asked:.0%}; {bounds.low:.0%}-{bounds.high:.0%})"
 
 
 def table(rows: list[Figures], intervals: bool = False) -> str:

@@ -13,16 +13,18 @@ from typer.testing import CliRunner
 
 from arkg.cli import app
 from arkg.cli.tables import print_table
-from arkg.eval.report_render import Table
 from arkg.eval.results import RunConfig
+from arkg.tables import Table
 
 runner = CliRunner()
 MODEL = "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf"
-HEADER = ["System", "T", "Runs", "Questions", "Answer rate %", "Cond. acc. %", "Overall acc. %", "Reliab.", "Calls/q", "Tokens/q"]
+HEADER = ["System", "Runs", "Questions", "Answer rate %", "Cond. acc. % (95% CI)", "Overall acc. % (95% CI)", "Reliab.",
+          "Yes/no answers True / False / None", "Calls/q", "Tokens/q"]  # fmt: skip
 TABLE = Table(
     title="Results",
     header=HEADER,
-    rows=[[f"ark · {MODEL} · constrained", "0.7", "2", "3", "83.33 ± 23.57", "83.33 ± 23.57", "66.67 ± 0.00", "0.58", "4.0", "1,120"]],
+    rows=[[f"ark · {MODEL} · constrained", "2", "3", "83.33 ± 23.57", "83.33 ± 23.57 (27.8–98.5)", "66.67 ± 0.00 (20.8–93.9)",
+           "0.58", "4 / 1 / 1", "4.0", "1,120"]],  # fmt: skip
     footnote="Mean ± sample standard deviation over runs.",
 )
 
@@ -55,7 +57,10 @@ def test_piped_report_prints_complete_unwrapped_tables(tmp_path: Path, monkeypat
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert "| " + " | ".join(HEADER) + " |" in lines
-    assert f"| ark · {MODEL} · constrained · kg=gold-union | 0 | 1 | 1 | 100.00 | 100.00 | 100.00 | n/a | 4.0 | 1,120 |" in lines
+    assert (
+        "| ark · SmolLM2-135M-Instruct · T0 · constrained · kg=gold-union | 1 | 1 | 100.00 | 100.00 (20.7–100.0) "
+        "| 100.00 (20.7–100.0) | n/a | 1 / 0 / 0 | 4.0 | 1,120 |"
+    ) in lines
     assert "| sports | 1 | 100.0 |" in lines
 
 

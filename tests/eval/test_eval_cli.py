@@ -57,4 +57,4 @@ def test_cot_with_the_bundled_model_then_report(colota_dir: Path, tmp_path: Path
 
     report = runner.invoke(app, ["report", str(out), "--md", str(tmp_path / "report.md")])
     assert report.exit_code == 0, report.output
-    assert "| cot · llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf | 0 | 1 | 1 |" in (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert "| cot · SmolLM2-135M-Instruct · T0 | 1 | 1 |" in (tmp_path / "report.md").read_text(encoding="utf-8")

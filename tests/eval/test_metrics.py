@@ -7,6 +7,7 @@ import math
 import pytest
 
 from arkg.eval.metrics import describe_undefined, reliability, score_run, score_runs
+from arkg.eval.stats import wilson
 
 GOLD = {"q1": True, "q2": True, "q3": False, "q4": True}
 
@@ -86,3 +87,20 @@ def test_runs_over_different_questions_are_refused() -> None:
 def test_answers_without_gold_are_refused() -> None:
     with pytest.raises(ValueError, match="no gold answer"):
         score_run({"zz": True}, GOLD)
+
+
+def test_accuracies_carry_wilson_intervals_over_the_questions_they_count() -> None:
+    scores = score_runs([{"q1": True, "q2": False, "q3": None, "q4": True}], GOLD)
+    assert scores.overall_accuracy.interval == wilson(2, 4)  # 2 of 4 questions right
+    assert scores.conditional_accuracy is not None and scores.conditional_accuracy.interval == wilson(2, 3)  # of 3 answered
+    assert scores.answer_rate.interval is None
+
+
+def test_intervals_of_several_runs_sit_at_the_mean_over_runs() -> None:
+    # Overall 2/4 and 1/4 -> 0.375 of 4 questions; answered 3 and 2, conditional 2/3 and 1/2 -> 7/12 of 2.5.
+    runs = [{"q1": True, "q2": False, "q3": None, "q4": True}, {"q1": True, "q2": None, "q3": None, "q4": False}]
+    scores = score_runs(runs, GOLD)
+    assert scores.overall_accuracy.interval == wilson(1.5, 4)
+    assert scores.conditional_accuracy is not None
+    interval, expected = scores.conditional_accuracy.interval, wilson(7 / 12 * 2.5, 2.5)
+    assert interval is not None and (interval.low, interval.high) == pytest.approx((expected.low, expected.high))

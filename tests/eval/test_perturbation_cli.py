@@ -67,7 +67,7 @@ def test_a_grounded_strategy_abstains_without_its_gold_triples_and_follows_a_rep
     report = CliRunner().invoke(app, ["report", *(str(tmp_path / n) for n in ("base.jsonl", "removed.jsonl", "replaced.jsonl"))])
     assert report.exit_code == 0
     assert "Perturbed KGs: does the answer follow the graph?" in report.output
-    assert "| remove-gold | 0 | 3 | 0 | 100.0 | 100.0 | 0.0 |" in report.output
+    assert "| remove-gold | 3 | 0 | 100.0 | 100.0 | 0.0 |" in report.output
 
 
 def test_perturbing_a_store_given_with_db_is_refused(dataset: Path, tmp_path: Path):

@@ -39,10 +39,14 @@ def write_results(path: Path, config: RunConfig, runs: list[dict[str, bool | Non
 def test_stochastic_system_row_matches_hand_computed_figures(tmp_path: Path) -> None:
     runs = [{"S1": True, "S2": False, "S3": None}, {"S1": True, "S2": True, "S3": True}]
     [system] = build_report([write_results(tmp_path / "a.jsonl", CONFIG, runs)])
-    [row] = results_table([system]).rows
+    row = results_table([system]).rows[0]
     # answer rate 2/3, 3/3 -> 83.33 ± 23.57; conditional 2/2, 2/3 -> 83.33 ± 23.57; overall 2/3, 2/3 -> 66.67 ± 0.00
-    # reliability: S1 1, S2 (1/2,1/2) 0.3691, S3 (1/2,1/2) 0.3691 -> 0.58
-    assert row == ["ark · m · free · kg=gold-union", "0.7", "2", "3", "83.33 ± 23.57", "83.33 ± 23.57", "66.67 ± 0.00", "0.58", "4.0", "120"]
+    # Wilson at the mean: overall 2 of 3 -> 20.8–93.9; conditional 0.8333 of the 2.5 answered per run -> 27.8–98.5.
+    # reliability: S1 1, S2 (1/2,1/2) 0.3691, S3 (1/2,1/2) 0.3691 -> 0.58; yes/no answers over both runs: 4 True, 1 False, 1 None
+    assert row == [
+        "ark · m · T0.7 · free · kg=gold-union", "2", "3", "83.33 ± 23.57", "83.33 ± 23.57 (27.8–98.5)",
+        "66.67 ± 0.00 (20.8–93.9)", "0.58", "4 / 1 / 1", "4.0", "120",
+    ]  # fmt: skip
     assert len(system.reliabilities) == 3
 
 
@@ -55,8 +59,8 @@ def test_strategy_breakdown_counts_each_tag(tmp_path: Path) -> None:
 def test_single_run_reports_no_std_and_reliability_as_undefined(tmp_path: Path) -> None:
     config = CONFIG.model_copy(update={"temperature": 0.0})
     [system] = build_report([write_results(tmp_path / "a.jsonl", config, [dict.fromkeys(GOLD, None)])])
-    [row] = results_table([system]).rows
-    assert row[4:8] == ["0.00", "n/a", "0.00", "n/a"]
+    row = results_table([system]).rows[0]
+    assert row[3:7] == ["0.00", "n/a", "0.00 (0.0–56.1)", "n/a"]
     assert any("reliability is undefined" in note for note in system.notes)
     assert any("conditional accuracy is undefined" in note for note in system.notes)
 
@@ -73,7 +77,7 @@ def test_files_of_different_systems_make_separate_rows(tmp_path: Path) -> None:
     a = write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True}])
     cot = CONFIG.model_copy(update={"strategy": "cot", "settings": {}, "kg": "none"})
     b = write_results(tmp_path / "b.jsonl", cot, [{"S1": False}])
-    assert [s.label for s in build_report([a, b])] == ["ark · m · free · kg=gold-union", "cot · m"]
+    assert [s.label for s in build_report([a, b])] == ["ark · m · T0.7 · free · kg=gold-union", "cot · m · T0.7"]
 
 
 def test_same_named_models_of_other_weights_or_settings_are_separate_systems_told_apart(tmp_path: Path) -> None:
@@ -91,9 +95,9 @@ def test_same_named_models_of_other_weights_or_settings_are_separate_systems_tol
     ]
     systems = build_report(files)
     assert [s.label for s in systems] == [
-        "ark · llamacpp:m+adapter.gguf · free · kg=gold-union · compare_values=False · model 11111111",
-        "ark · llamacpp:m+adapter.gguf · free · kg=gold-union · compare_values=False · model 22222222",
-        "ark · llamacpp:m+adapter.gguf · free · kg=gold-union · compare_values=True · model 22222222",
+        "ark · adapter · T0.7 · free · kg=gold-union · compare_values=False · model 11111111",
+        "ark · adapter · T0.7 · free · kg=gold-union · compare_values=False · model 22222222",
+        "ark · adapter · T0.7 · free · kg=gold-union · compare_values=True · model 22222222",
     ]
     assert [s.scores.questions for s in systems] == [2, 1, 1]
 
@@ -124,7 +128,7 @@ def test_markdown_report_with_plots(tmp_path: Path) -> None:
     ]  # fmt: skip
     assert all(p.stat().st_size > 0 for p in written)
     text = written[0].read_text(encoding="utf-8")
-    assert "| ark · m · free · kg=gold-union | 0.7 | 2 | 3 | 83.33 ± 23.57 |" in text
+    assert "| ark · m · T0.7 · free · kg=gold-union | 2 | 3 | 83.33 ± 23.57 |" in text
     assert "![report-reliability](report-reliability.png)" in text
     assert "## Evidence and grounding" in text and "## Abstention: answer rate vs conditional accuracy" in text
     html = write_report(systems, tmp_path / "report.html", as_html=True)[0].read_text(encoding="utf-8")
@@ -132,7 +136,7 @@ def test_markdown_report_with_plots(tmp_path: Path) -> None:
 
 
 def test_markdown_without_images() -> None:
-    text = to_markdown([strategy_table([])], [], [])
+    text = to_markdown([strategy_table([])], [], [], [])
     assert "## Plots" not in text
 
 
@@ -186,7 +190,7 @@ def test_evidence_grounding_and_grounded_abstention_from_hand_computed_records(t
     assert points[1.0].answer_rate == pytest.approx(1 / 3) and points[1.0].conditional_accuracy == 1.0
     assert points[0.5].answer_rate == 1.0
     row = evidence_table([system]).rows[0]
-    assert row[2:8] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "4 / 0 / 0 / 1 / 1"]
+    assert row[1:7] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "4 / 0 / 0 / 1 / 1"]
 
 
 def test_a_failed_question_counts_as_no_answer_in_the_grounded_scores(tmp_path: Path) -> None:
@@ -203,4 +207,4 @@ def test_a_failed_question_counts_as_no_answer_in_the_grounded_scores(tmp_path: 
 def test_files_of_older_versions_report_evidence_as_not_available(tmp_path: Path) -> None:
     [system] = build_report([write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True}])])
     assert system.evidence is None and system.grounding is None and system.grounded is None
-    assert evidence_table([system]).rows[0][2:] == ["n/a"] * 6
+    assert evidence_table([system]).rows[0][1:] == ["n/a"] * 6

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from arkg.eval.report_render import Table, markdown_table
+from arkg.tables import Table, markdown_table
 from arkg.text import one_line
 
 # Words up to this many cells are never split in a terminal table.

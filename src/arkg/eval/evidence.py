@@ -12,20 +12,14 @@ no strategy could have found them.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, computed_field
-from rapidfuzz import fuzz
 
 from arkg.agents.strategy import Result
-from arkg.graph.matching import fold
+from arkg.graph.matching import fold, same_name, same_value
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
-
-# rapidfuzz ratio (0-100) at or above which two folded names are the same name written differently.
-SAME_NAME = 90.0
-_NUMBER = re.compile(r"[+-]?\d[\d,_ ]*(?:\.\d+)?")
 
 
 class Evidence(BaseModel):
@@ -78,18 +72,6 @@ def same_fact(gold: Triple, seen: Triple) -> bool:
     return same_name(gold.head, seen.head) and same_name(gold.relation, seen.relation) and same_value(gold.tail, seen.tail)
 
 
-def same_name(a: str, b: str) -> bool:
-    folded_a, folded_b = fold(a), fold(b)
-    return folded_a == folded_b or fuzz.ratio(folded_a, folded_b) >= SAME_NAME
-
-
-def same_value(a: str, b: str) -> bool:
-    number_a, number_b = _as_number(a), _as_number(b)
-    if number_a is not None and number_b is not None:
-        return number_a == number_b
-    return same_name(a, b)
-
-
 def in_graph(triple: Triple, kg: KnowledgeGraph) -> bool:
     """Whether the KG holds the triple, or one written slightly differently (a head matched by search)."""
     heads = [triple.head] if kg.has_entity(triple.head) else [match.name for match in kg.search_entities(triple.head, 3)]
@@ -132,16 +114,6 @@ def _distinct(triples: Iterable[dict[str, Any]]) -> list[Triple]:
         triple = Triple(item["head"], item["relation"], item["tail"], dict(item.get("props") or {}))
         seen.setdefault((triple.head, triple.relation, triple.tail), triple)
     return list(seen.values())
-
-
-def _as_number(text: str) -> float | None:
-    match = _NUMBER.fullmatch(text.strip())
-    if match is None:
-        return None
-    try:
-        return float(re.sub(r"[,_ ]", "", match.group()))
-    except ValueError:
-        return None
 
 
 def _text(triple: Triple) -> str:

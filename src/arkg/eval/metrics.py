@@ -2,8 +2,11 @@
 
 Answers are given per run: `runs[r][question_id]` is the answer of run r (None = no definite answer).
 Accuracy-type metrics are computed per run and summarised as mean ± sample standard deviation
-(ddof = 1) over runs; the deviation is None for a single run. Reliability needs several runs and is
-None for one.
+(ddof = 1) over runs; the deviation is None for a single run. Accuracies also carry a 95% Wilson
+interval over the questions they count: how far a figure measured on this many questions may lie from
+the system's accuracy on questions like them. With several runs it is placed at the mean over runs
+and sized by the questions (not questions × runs: a question's runs are no independent draws).
+Reliability needs several runs and is None for one.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass
 from typing import Mapping, Sequence
+
+from arkg.eval.stats import Interval, wilson
 
 Answer = bool | None
 RunAnswers = Mapping[str, Answer]
@@ -33,11 +38,13 @@ class RunScores:
 
 @dataclass(frozen=True)
 class Spread:
-    """Mean and sample standard deviation (ddof = 1) over runs; std is None with fewer than two values."""
+    """Mean and sample standard deviation (ddof = 1) over runs; std is None with fewer than two values.
+    A proportion may carry its 95% interval (see the module's note)."""
 
     mean: float
     std: float | None
     runs: int
+    interval: Interval | None = None
 
 
 @dataclass(frozen=True)
@@ -80,11 +87,15 @@ def reliability(answers: Sequence[Answer]) -> float:
     return 1.0 - entropy / math.log2(ANSWER_CLASSES)
 
 
-def spread(values: Sequence[float]) -> Spread:
+def spread(values: Sequence[float], questions: float | None = None) -> Spread:
+    """Mean and deviation of per-run values; with `questions` (how many each value counts, a mean over
+    runs) also the Wilson interval of the mean as a proportion of them."""
+    mean = statistics.fmean(values)
     return Spread(
-        mean=statistics.fmean(values),
+        mean=mean,
         std=statistics.stdev(values) if len(values) > 1 else None,
         runs=len(values),
+        interval=wilson(mean * questions, questions) if questions else None,
     )
 
 
@@ -97,13 +108,14 @@ def score_runs(runs: Sequence[RunAnswers], gold: Mapping[str, bool]) -> Scores:
         if set(run) != question_ids:
             raise ValueError(f"run {index} answered other questions than run 1; score complete runs only")
     per_run = [score_run(run, gold) for run in runs]
-    conditional = [s.conditional_accuracy for s in per_run if s.conditional_accuracy is not None]
+    answering = [s for s in per_run if s.conditional_accuracy is not None]
+    answered = statistics.fmean(s.answer_rate * s.questions for s in answering) if answering else 0
     return Scores(
         runs=len(runs),
         questions=len(question_ids),
         answer_rate=spread([s.answer_rate for s in per_run]),
-        conditional_accuracy=spread(conditional) if conditional else None,
-        overall_accuracy=spread([s.overall_accuracy for s in per_run]),
+        conditional_accuracy=spread([s.conditional_accuracy for s in answering], answered) if answering else None,
+        overall_accuracy=spread([s.overall_accuracy for s in per_run], len(question_ids)),
         reliability=(
             statistics.fmean(reliability([run[qid] for run in runs]) for qid in sorted(question_ids))
             if len(runs) > 1

@@ -1,5 +1,5 @@
-"""Aggregate results files into a results table (cf. the paper's Table III where the protocol matches) and a
-breakdown by CoLoTa reasoning strategy.
+"""Aggregate results files into a results table (cf. the paper's Table III where the protocol matches),
+open-question metrics, and a breakdown by CoLoTa reasoning strategy.
 
 One row ("system") per strategy, model, selection mode, KG and temperature. Only questions answered
 in every run of a system are scored, so that runs stay comparable; the rest are counted in `notes`.
@@ -8,16 +8,17 @@ in every run of a system are scored, so that runs stay comparable; the rest are 
 from __future__ import annotations
 
 import json
-import re
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from arkg.agents.ark.settings import ArkSettings
 from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.eval.labels import system_labels
 from arkg.eval.metrics import Scores, describe_undefined, reliability, score_runs
+from arkg.eval.open_metrics import OpenScores, answer_set_score, score_open_runs
 from arkg.eval.quality import (
     CoveragePoint,
     EvidenceSummary,
@@ -27,8 +28,8 @@ from arkg.eval.quality import (
     grounding_summary,
     risk_coverage,
 )
-from arkg.eval.results import GOLD_KG, NO_KG, Record, RunConfig, read_results
-from arkg.eval.scoring import outcome
+from arkg.eval.results import Record, RunConfig, read_results
+from arkg.eval.scoring import gold_answer, outcome
 from arkg.eval.setup import PER_QUESTION_KG
 
 
@@ -52,64 +53,23 @@ class SystemReport:
     tokens_per_question: float
     failed: int
     by_reasoning_strategy: dict[str, StrategyAccuracy]
+    # The open-question metrics over the system's open questions (gold: names or a number); None without any.
+    open_scores: OpenScores | None = None
+    # Answers to yes/no questions, summed over runs: True, False, None (no definite answer).
+    yes_no_answers: Counter[bool | None] = field(default_factory=Counter)
     evidence: EvidenceSummary | None = None
     grounding: GroundingSummary | None = None
     # The metrics again with grounded abstention (an answer citing no fact counts as None).
     grounded: Scores | None = None
     # Self-consistency over the runs (several runs only): answer rate vs conditional accuracy.
     coverage: list[CoveragePoint] = field(default_factory=list)
-    # The records scored, by (question, run), for comparisons between systems (perturbations).
+    # The records scored, by (question, run), for comparisons between systems (perturbations, paired tests).
     records: dict[tuple[str, int], Record] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
-
-def kg_name(kg: str) -> str | None:
-    """How a label names the KG a run used (RunConfig.kg); None for strategies that read no KG."""
-    if kg == NO_KG:
-        return None
-    if kg == GOLD_KG:
-        return "gold-union"
-    if kg == PER_QUESTION_KG or kg.startswith(PER_QUESTION_KG + ":"):
-        return kg
-    return f"db:{kg}"
-
-
-def kg_legend(configs: Iterable[RunConfig]) -> list[str]:
-    """What each KG name among `configs` means, once per name, in order of first appearance."""
-    legend: dict[str, str] = {}
-    for config in configs:
-        name = kg_name(config.kg)
-        if name is None or name in legend:
-            continue
-        if config.kg == GOLD_KG:
-            meaning = (
-                "one graph of the union of every question's gold triples, shared by all questions (no distractors;"
-                " ARK-V1 searched each question's Wikidata neighbourhood)"
-            )
-        elif name == PER_QUESTION_KG:
-            meaning = "each question's own graph, from the data set"
-        elif name.startswith(PER_QUESTION_KG):
-            meaning = f"each question's 1-hop neighbourhood snapshot, from {name.partition(':')[2]}"
-        else:
-            meaning = "the store or endpoint given with --db, shared by all questions"
-        legend[name] = meaning
-    return [f"kg={name}: {meaning}." for name, meaning in legend.items()]
-
-
-def system_label(config: RunConfig) -> str:
-    """E.g. "ark · llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf · free · kg=gold-union"; a strategy reading
-    no KG names none."""
-    mode = config.settings.get("mode")
-    parts = [config.strategy, config.model, *([str(mode)] if mode else [])]
-    kg = kg_name(config.kg)
-    if kg is not None:
-        parts.append(f"kg={kg}")
-    if config.perturbation != "none":
-        parts.append(f"perturb={config.perturbation}")
-    abstention = config.settings.get("abstention")
-    if abstention:
-        parts.append("abstain=" + ",".join(f"{key}={value}" for key, value in abstention.items()))
-    return " · ".join(parts)
+    @property
+    def question_ids(self) -> frozenset[str]:
+        return frozenset(question_id for question_id, _ in self.records)
 
 
 def follows_paper(config: RunConfig) -> bool:
@@ -136,45 +96,28 @@ def _tuned(config: RunConfig) -> bool:
     return "+lora:" in config.model_identity or (name.startswith("llamacpp:") and ".gguf+" in name)
 
 
-def build_report(paths: Iterable[Path]) -> list[SystemReport]:
-    """One SystemReport per system found in the files (files of the same system are merged).
+def build_report(paths: Iterable[Path], on_unscored: Callable[[Path], None] | None = None) -> list[SystemReport]:
+    """One SystemReport per system found in the files (files of the same system are merged); a file
+    without any gold answer (a batch of questions) is passed to `on_unscored` instead.
 
     A system is the label's parts plus the model's identity (two adapters both named adapter.gguf are
     two systems) and every setting (compare_values on and off are two systems); where such systems share
-    a label, what tells them apart is added to it."""
+    a label, what tells them apart is added to it (labels.system_labels)."""
     groups: dict[tuple, tuple[RunConfig, dict[tuple[str, int], Record]]] = {}
     for path in paths:
         results = read_results(path)
+        if results.records and all(record.gold is None for record in results.records):
+            if on_unscored is not None:  # questions asked without gold answers: nothing to score
+                on_unscored(path)
+            continue
         config = results.config
         settings = json.dumps(config.settings, sort_keys=True, default=str)
-        key = (system_label(config), config.model_identity or config.model, settings, config.temperature, config.dataset_sha256)
+        key = (config.strategy, config.model, config.kg, config.perturbation, config.model_identity or config.model,
+               settings, config.temperature, config.dataset_sha256)  # fmt: skip
         groups.setdefault(key, (config, {}))[1].update(results.latest())
     kept = [(config, records) for config, records in groups.values() if records]
-    labels = _distinct_labels([config for config, _ in kept])
+    labels = system_labels([config for config, _ in kept])
     return [_system(config, records, label) for (config, records), label in zip(kept, labels)]
-
-
-def _distinct_labels(configs: list[RunConfig]) -> list[str]:
-    """system_label, plus the settings and model identity that differ among systems of the same label."""
-    labels = [system_label(config) for config in configs]
-    distinct = []
-    for label, config in zip(labels, configs):
-        alike = [other for other, other_label in zip(configs, labels) if other_label == label]
-        extra = [
-            f"{key}={config.settings.get(key)}"
-            for key in sorted({key for other in alike for key in other.settings})
-            if len({json.dumps(other.settings.get(key), sort_keys=True, default=str) for other in alike}) > 1
-        ]
-        if len({other.model_identity for other in alike}) > 1:
-            extra.append(f"model {_short_identity(config.model_identity)}")
-        distinct.append(" · ".join([label, *extra]))
-    return distinct
-
-
-def _short_identity(identity: str) -> str:
-    """The last digest of a model identity, shortened: an adapter's when there is one."""
-    digests = re.findall(r"[0-9a-f]{64}", identity)
-    return digests[-1][:8] if digests else identity or "unrecorded"
 
 
 def _system(config: RunConfig, records: dict[tuple[str, int], Record], label: str) -> SystemReport:
@@ -206,6 +149,8 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record], label: st
         tokens_per_question=statistics.fmean(r.usage.total_tokens for r in everything),
         failed=failed,
         by_reasoning_strategy=_by_reasoning_strategy(kept),
+        open_scores=_open_scores(kept),
+        yes_no_answers=Counter(record.answer for record in everything if isinstance(record.gold, bool)),
         evidence=evidence_summary(everything),
         grounding=grounding_summary(everything),
         grounded=grounded_scores(kept),
@@ -217,6 +162,19 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record], label: st
 
 def _outcome(record: Record) -> bool | None:
     return outcome(record.answer, record.correct, record.gold)
+
+
+def _open_scores(runs: list[dict[str, Record]]) -> OpenScores | None:
+    """The open-question metrics, recomputed from each answer and its gold names (or number)."""
+    scored = [
+        {
+            qid: answer_set_score(record.answer, gold_answer(record.gold))
+            for qid, record in run.items()
+            if record.gold is not None and not isinstance(record.gold, bool)
+        }
+        for run in runs
+    ]
+    return score_open_runs(scored) if scored[0] else None
 
 
 def _by_reasoning_strategy(runs: list[dict[str, Record]]) -> dict[str, StrategyAccuracy]:

@@ -3,66 +3,155 @@
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
 from pathlib import Path
 
-from arkg.eval.metrics import Spread
+from arkg.eval.comparisons import constant_baselines, paired_comparisons, question_set_warning
+from arkg.eval.labels import kg_legend, model_legend
+from arkg.eval.metrics import Scores, Spread
 from arkg.eval.plots import save_plots
-from arkg.eval.report import SystemReport, follows_paper, kg_legend, perturbation_effects
+from arkg.eval.report import SystemReport, follows_paper, perturbation_effects
+from arkg.tables import Table, markdown_table
 from arkg.text import one_line
 
 NOT_AVAILABLE = "n/a"
 
 
-@dataclass(frozen=True)
-class Table:
-    title: str
-    header: list[str]
-    rows: list[list[str]]
-    footnote: str = ""
-
-
-def percent(spread: Spread | None) -> str:
-    """`57.67 ± 2.68` (mean ± sample std over runs, in %), `59.00` for one run, `n/a` if undefined."""
+def percent(spread: Spread | None, interval: bool = False) -> str:
+    """`57.67 ± 2.68` (mean ± sample std over runs, in %), `59.00` for one run, `n/a` if undefined;
+    with `interval`, followed by the spread's 95% interval: `59.00 (49.2–68.1)`."""
     if spread is None:
         return NOT_AVAILABLE
-    if spread.std is None:
-        return f"{spread.mean * 100:.2f}"
-    return f"{spread.mean * 100:.2f} ± {spread.std * 100:.2f}"
+    text = f"{spread.mean * 100:.2f}" if spread.std is None else f"{spread.mean * 100:.2f} ± {spread.std * 100:.2f}"
+    if interval and spread.interval is not None:
+        text += f" ({spread.interval.low * 100:.1f}–{spread.interval.high * 100:.1f})"
+    return text
 
 
 def results_table(systems: list[SystemReport]) -> Table:
-    """Shaped like the paper's Table III, one row per system and temperature; titled after it only when
-    every row follows the paper's protocol (follows_paper), and with a legend of the KGs the rows name."""
+    """Shaped like the paper's Table III, one row per system, then the constant answers of a yes/no data
+    set; titled after the paper only when every system follows its protocol (follows_paper), with a
+    legend of the models and KGs the labels name."""
     paper = bool(systems) and all(follows_paper(system.config) for system in systems)
+    rows = [
+        [
+            system.label,
+            *_score_cells(system.scores),
+            _yes_no_answers(system),
+            f"{system.calls_per_question:.1f}",
+            f"{system.tokens_per_question:,.0f}",
+        ]
+        for system in systems
+    ]
+    baselines = constant_baselines(systems)
+    for baseline in baselines:
+        count = baseline.scores.questions
+        answers = f"{count} / 0 / 0" if baseline.answer else f"0 / {count} / 0"
+        rows.append([baseline.label, "–", *_score_cells(baseline.scores)[1:], answers, "–", "–"])
+    return Table(
+        title="Results (cf. ARK-V1 Table III)" if paper else "Results",
+        header=["System", "Runs", "Questions", "Answer rate %", "Cond. acc. % (95% CI)", "Overall acc. % (95% CI)",
+                "Reliab.", "Yes/no answers True / False / None", "Calls/q", "Tokens/q"],
+        rows=rows,
+        footnote=" ".join([
+            "Answer rate: share of questions given a definite answer (True/False for yes/no questions; for open "
+            "ones any answer). Conditional accuracy: share of those answers that are right. Overall accuracy: share "
+            "of all questions answered right (None counts as wrong). Mean ± sample standard deviation (ddof = 1) "
+            "over runs; a single run has no deviation. In brackets the 95% Wilson interval over the questions "
+            "counted (with several runs, at the mean over runs). Reliability = mean over questions of "
+            "1 − H/log2(3) of the runs' answers; n/a with a single run. Yes/no answers: summed over runs. Calls "
+            "and tokens: mean per question and run.",
+            *(["always True / always False: that answer to every question of a yes/no question set, the floor a "
+               "system has to clear."] if baselines else []),
+            *model_legend(system.config.model for system in systems),
+            *kg_legend(system.config for system in systems),
+        ]),
+    )
+
+
+def _score_cells(scores: Scores) -> list[str]:
+    return [
+        str(scores.runs),
+        str(scores.questions),
+        percent(scores.answer_rate),
+        percent(scores.conditional_accuracy, interval=True),
+        percent(scores.overall_accuracy, interval=True),
+        NOT_AVAILABLE if scores.reliability is None else f"{scores.reliability:.2f}",
+    ]
+
+
+def _yes_no_answers(system: SystemReport) -> str:
+    answers = system.yes_no_answers
+    if not answers:
+        return NOT_AVAILABLE
+    return f"{answers[True]} / {answers[False]} / {answers[None]}"
+
+
+def open_questions_table(systems: list[SystemReport]) -> Table:
+    """The metrics of open-question KGQA, for systems that ran open questions (gold: names or a number)."""
     rows = []
     for system in systems:
-        scores = system.scores
+        scores = system.open_scores
+        if scores is None:
+            continue
         rows.append(
             [
                 system.label,
-                f"{system.config.temperature:g}",
                 str(scores.runs),
                 str(scores.questions),
-                percent(scores.answer_rate),
-                percent(scores.conditional_accuracy),
-                percent(scores.overall_accuracy),
-                NOT_AVAILABLE if scores.reliability is None else f"{scores.reliability:.2f}",
-                f"{system.calls_per_question:.1f}",
-                f"{system.tokens_per_question:,.0f}",
+                percent(scores.hits_at_1, interval=True),
+                percent(scores.strict_hits_at_1, interval=True),
+                percent(scores.exact_match, interval=True),
+                percent(scores.precision),
+                percent(scores.recall),
+                percent(scores.f1),
             ]
         )
     return Table(
-        title="Results (cf. ARK-V1 Table III)" if paper else "Results",
-        header=["System", "T", "Runs", "Questions", "Answer rate %", "Cond. acc. %", "Overall acc. %", "Reliab.",
-                "Calls/q", "Tokens/q"],
+        title="Open questions",
+        header=["System", "Runs", "Open questions", "Hits@1 % (RoG)", "Strict Hits@1 %", "Exact match %",
+                "Precision %", "Recall %", "F1 %"],
         rows=rows,
-        footnote=" ".join([
-            "Mean ± sample standard deviation (ddof = 1) over runs; a single run has no deviation. "
-            "Overall accuracy counts None as wrong. Reliability = mean over questions of 1 − H/log2(3); "
-            "n/a with a single run. Calls and tokens: mean per question and run.",
-            *kg_legend(system.config for system in systems),
-        ]),
+        footnote=(
+            "An answer is read as a list of names: split at commas, semicolons and 'and'; where it holds a semicolon, "
+            "also split at semicolons only; and whole, as one name. The reading that pairs the most names with gold "
+            "names (highest F1) is scored; a name given twice counts once; a number is read whole and compared by "
+            "value. A name matches a gold name up to case, accents and small typos, and each pairs with one. "
+            "Hits@1 (RoG): some name given is gold. Strict Hits@1: the first name given is gold. Exact match: the "
+            "names and the gold names pair up exactly (the `correct` of the results file). Precision: share of the "
+            "names given that are gold; recall: share of the gold names given; F1: their harmonic mean. No answer "
+            "names nothing and scores 0 on all. Each is the mean over the open questions (macro), then mean ± "
+            "sample standard deviation over runs; in brackets the 95% Wilson interval."
+        ),
+    )
+
+
+def paired_table(systems: list[SystemReport]) -> Table:
+    """Every two single-run systems on the questions both ran: is the difference larger than chance?"""
+    rows = [
+        [
+            pair.first.label,
+            pair.second.label,
+            str(pair.shared),
+            f"{pair.first_accuracy * 100:.1f}",
+            f"{pair.second_accuracy * 100:.1f}",
+            f"{(pair.first_accuracy - pair.second_accuracy) * 100:+.1f}",
+            str(pair.only_first),
+            str(pair.only_second),
+            f"{pair.p:.3f}" if pair.p >= 0.001 else "<0.001",
+        ]
+        for pair in paired_comparisons(systems)
+    ]
+    return Table(
+        title="Paired comparisons",
+        header=["System A", "System B", "Shared questions", "Acc. A %", "Acc. B %", "A − B (pp)", "Only A right",
+                "Only B right", "McNemar p"],
+        rows=rows,
+        footnote=(
+            "Over the questions both systems ran (a failed or undecided answer counts as wrong), systems with a "
+            "single run. McNemar p: exact two-sided test on the questions only one of the two gets right; under no "
+            "difference they fall to either side with probability 1/2. p < 0.05 says the difference is unlikely "
+            "to be chance on these questions; with a few discordant questions no difference can reach it."
+        ),
     )
 
 
@@ -79,7 +168,7 @@ def strategy_table(systems: list[SystemReport]) -> Table:
         rows.append([label, "/".join(map(str, sorted(counts))), *cells])
     return Table(
         title="Overall accuracy % by reasoning strategy",
-        header=["Reasoning strategy", "Questions", *(f"{s.label} (T={s.config.temperature:g})" for s in systems)],
+        header=["Reasoning strategy", "Questions", *(s.label for s in systems)],
         rows=rows,
         footnote=(
             "A question counts under each of its strategies; mean over runs. Questions: how many carry the "
@@ -97,7 +186,6 @@ def evidence_table(systems: list[SystemReport]) -> Table:
         rows.append(
             [
                 system.label,
-                f"{system.config.temperature:g}",
                 _fraction(evidence.retrieved_recall) if evidence else NOT_AVAILABLE,
                 _fraction(evidence.cited_recall) if evidence else NOT_AVAILABLE,
                 _fraction(evidence.citation_precision) if evidence else NOT_AVAILABLE,
@@ -108,7 +196,7 @@ def evidence_table(systems: list[SystemReport]) -> Table:
         )
     return Table(
         title="Evidence and grounding",
-        header=["System", "T", "Gold retrieved %", "Gold cited %", "Citation precision %", "Hops",
+        header=["System", "Gold retrieved %", "Gold cited %", "Citation precision %", "Hops",
                 "Grounding violations", "Basis: " + " / ".join(BASIS_ORDER)],
         rows=rows,
         footnote=(
@@ -137,7 +225,6 @@ def abstention_table(systems: list[SystemReport]) -> Table:
         rows.append(
             [
                 system.label,
-                f"{system.config.temperature:g}",
                 percent(system.scores.answer_rate),
                 percent(system.scores.conditional_accuracy),
                 percent(grounded.answer_rate) if grounded else NOT_AVAILABLE,
@@ -147,7 +234,7 @@ def abstention_table(systems: list[SystemReport]) -> Table:
         )
     return Table(
         title="Abstention: answer rate vs conditional accuracy",
-        header=["System", "T", "Answer rate %", "Cond. acc. %", "Answer rate % (grounded)", "Cond. acc. % (grounded)",
+        header=["System", "Answer rate %", "Cond. acc. %", "Answer rate % (grounded)", "Cond. acc. % (grounded)",
                 "Self-consistency over runs: agreement: answer rate / cond. acc. %"],
         rows=rows,
         footnote=(
@@ -166,7 +253,6 @@ def perturbation_table(systems: list[SystemReport]) -> Table:
             [
                 effect.baseline.label,
                 effect.system.config.perturbation,
-                f"{effect.system.config.temperature:g}",
                 str(effect.compared),
                 str(effect.not_applied),
                 share(effect.abstained),
@@ -176,7 +262,7 @@ def perturbation_table(systems: list[SystemReport]) -> Table:
         )
     return Table(
         title="Perturbed KGs: does the answer follow the graph?",
-        header=["System", "Perturbation", "T", "Compared", "Not applicable", "Abstained %", "Changed %", "Correct %"],
+        header=["System", "Perturbation", "Compared", "Not applicable", "Abstained %", "Changed %", "Correct %"],
         rows=rows,
         footnote=(
             "Each perturbed run against the same system on the unperturbed KG, over the questions where the "
@@ -187,8 +273,15 @@ def perturbation_table(systems: list[SystemReport]) -> Table:
 
 
 def report_tables(systems: list[SystemReport]) -> list[Table]:
-    """Every table of a report, in order (the perturbation table only when perturbed runs are present)."""
-    tables = [results_table(systems), evidence_table(systems), abstention_table(systems)]
+    """Every table of a report, in order; the open-question, paired and perturbation tables only when
+    there is something to show."""
+    tables = [results_table(systems)]
+    if any(system.open_scores for system in systems):
+        tables.append(open_questions_table(systems))
+    paired = paired_table(systems)
+    if paired.rows:
+        tables.append(paired)
+    tables += [evidence_table(systems), abstention_table(systems)]
     if any(system.config.perturbation != "none" for system in systems):
         tables.append(perturbation_table(systems))
     return [*tables, strategy_table(systems)]
@@ -198,12 +291,20 @@ def _fraction(value: float | None) -> str:
     return NOT_AVAILABLE if value is None else f"{value * 100:.1f}"
 
 
+def warnings(systems: list[SystemReport]) -> list[str]:
+    """What makes the rows of a report less comparable than they look."""
+    warning = question_set_warning(systems)
+    return [warning] if warning else []
+
+
 def notes(systems: list[SystemReport]) -> list[str]:
-    return [f"{system.label} (T={system.config.temperature:g}): {note}" for system in systems for note in system.notes]
+    return [f"{system.label}: {note}" for system in systems for note in system.notes]
 
 
-def to_markdown(tables: list[Table], notes: list[str], images: list[Path]) -> str:
+def to_markdown(tables: list[Table], warnings: list[str], notes: list[str], images: list[Path]) -> str:
     parts = ["# Evaluation report", ""]
+    for warning in warnings:
+        parts += [f"**Warning:** {one_line(warning)}", ""]
     for table in tables:
         parts += markdown_table(table, heading="## ")
     if notes:
@@ -213,20 +314,8 @@ def to_markdown(tables: list[Table], notes: list[str], images: list[Path]) -> st
     return "\n".join(parts)
 
 
-def markdown_table(table: Table, heading: str = "") -> list[str]:
-    """The table as Markdown lines: `heading` + title, header, rows, footnote. Cells are kept on one
-    line (`one_line`), whatever text the KG or the model put in them."""
-    lines = [heading + one_line(table.title), "", _markdown_row(table.header), _markdown_row(["---"] * len(table.header))]
-    lines += [_markdown_row(row) for row in table.rows]
-    return lines + (["", one_line(table.footnote), ""] if table.footnote else [""])
-
-
-def _markdown_row(cells: list[str]) -> str:
-    return "| " + " | ".join(one_line(cell).replace("|", "\\|") for cell in cells) + " |"
-
-
-def to_html(tables: list[Table], notes: list[str], images: list[Path]) -> str:
-    body = ["<h1>Evaluation report</h1>"]
+def to_html(tables: list[Table], warnings: list[str], notes: list[str], images: list[Path]) -> str:
+    body = ["<h1>Evaluation report</h1>", *(f"<p><strong>Warning:</strong> {html.escape(warning)}</p>" for warning in warnings)]
     for table in tables:
         body.append(f"<h2>{html.escape(table.title)}</h2><table>")
         body.append("<tr>" + "".join(f"<th>{html.escape(cell)}</th>" for cell in table.header) + "</tr>")
@@ -247,5 +336,5 @@ def write_report(systems: list[SystemReport], path: Path, as_html: bool) -> list
     images = save_plots(systems, path.with_suffix(""))
     tables = report_tables(systems)
     render = to_html if as_html else to_markdown
-    path.write_text(render(tables, notes(systems), images), encoding="utf-8")
+    path.write_text(render(tables, warnings(systems), notes(systems), images), encoding="utf-8")
     return [path, *images]

@@ -6,6 +6,7 @@ Agents misspell, drop accents and shorten names ("Sable" for "Sablé", "Dowlatab
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable
 
@@ -14,6 +15,9 @@ from rapidfuzz import fuzz
 from arkg.graph.model import Match
 
 MIN_SCORE = 50.0  # below this a name shares too little with the query to be worth suggesting
+# rapidfuzz ratio (0-100) at or above which two folded names are the same name written differently.
+SAME_NAME = 90.0
+_NUMBER = re.compile(r"[+-]?\d[\d,_ ]*(?:\.\d+)?")
 
 
 def fold(text: str) -> str:
@@ -44,3 +48,51 @@ def rank(query: str, candidates: Iterable[str], k: int) -> list[Match]:
             scored.append((-score, -fuzz.ratio(folded_query, folded), -fuzz.ratio(query, name), name))
     scored.sort()
     return [Match(name, -neg_score) for neg_score, _, _, name in scored[:k]]
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names are one name written differently (case, accents, spacing, a typo)."""
+    folded_a, folded_b = fold(a), fold(b)
+    return folded_a == folded_b or fuzz.ratio(folded_a, folded_b) >= SAME_NAME
+
+
+def same_value(a: str, b: str) -> bool:
+    """Numbers by value ("59,449" and "59449"), anything else as names."""
+    number_a, number_b = as_number(a), as_number(b)
+    if number_a is not None and number_b is not None:
+        return number_a == number_b
+    return same_name(a, b)
+
+
+def as_number(text: str) -> float | None:
+    """A number written with or without thousands separators ("12,244"), else None."""
+    match = _NUMBER.fullmatch(text.strip())
+    if match is None:
+        return None
+    try:
+        return float(re.sub(r"[,_ ]", "", match.group()))
+    except ValueError:
+        return None
+
+
+_LIST_SEPARATOR = re.compile(r"\s*(?:,|;|\band\b)\s*", re.IGNORECASE)
+_SEMICOLON = re.compile(r"\s*;\s*")
+
+
+def name_readings(text: str) -> list[list[str]]:
+    """The ways a free-text answer can be read as a list of names, likeliest first.
+
+    "Paris, Lyon" and "Paris and Lyon" name two; in a list written with semicolons a name keeps its
+    comma ("Tripoli, Libya; Abuja" names two); the whole text is always a last reading, since one name
+    may itself hold a comma or "and". A name given twice names one entity.
+    """
+    text = text.strip()
+    readings = [_split(_LIST_SEPARATOR, text)]
+    if ";" in text:
+        readings.append(_split(_SEMICOLON, text))
+    readings.append([text] if text else [])
+    return readings
+
+
+def _split(separator: re.Pattern[str], text: str) -> list[str]:
+    return list({name.casefold(): name for name in separator.split(text) if name}.values())

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from arkg.eval.report_render import Table
 from arkg.synth.pipeline import Variant
 from arkg.synth.run import SynthReport
+from arkg.tables import Table
 
 
 def sources_table(report: SynthReport) -> Table:

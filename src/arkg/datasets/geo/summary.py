@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arkg.datasets.geo.questions import GeoQuestion
-from arkg.eval.report_render import Table
+from arkg.tables import Table
 
 SPLITS = ("train", "dev", "test")
 
