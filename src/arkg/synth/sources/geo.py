@@ -28,13 +28,14 @@ def geo_source(db: str | Path, questions: str | Path) -> Source:
     source = Source(NAME, kg, files=(Path(questions),), kg_file=Path(db))
     for question in read:
         try:
-            source.chains.append(_chain(kg, question))
+            source.chains.append(question_chain(kg, question))
         except Ungrounded as error:
             source.unusable.append(Unusable(NAME, question.id, "chain", Reason.UNGROUNDED, str(error), question.split))
     return source
 
 
-def _chain(kg: SQLiteGraph, question: GeoQuestion) -> Chain:
+def question_chain(kg: SQLiteGraph, question: GeoQuestion, source: str = NAME) -> Chain:
+    """A generated question's chain: its evidence, which must be in the KG exactly, grouped by hop."""
     groups: dict[tuple[str, str], list[GroundedFact]] = {}
     for triple in question.evidence:
         fact = ground_fact(kg, triple)
@@ -43,7 +44,7 @@ def _chain(kg: SQLiteGraph, question: GeoQuestion) -> Chain:
         groups.setdefault((triple.head, triple.relation), []).append(fact)
     answer = tuple(question.answer) if isinstance(question.answer, list) else question.answer
     return Chain(
-        source=NAME,
+        source=source,
         id=question.id,
         question=question.question,
         answer=answer,

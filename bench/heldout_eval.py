@@ -1,0 +1,127 @@
+"""Evaluate strategies and models on the held-out domains (bench/heldout_domains.py wrote DIR).
+
+    python bench/heldout_domains.py --out heldout
+    python bench/heldout_eval.py --dir heldout --strategy ark --strategy kg-agent \
+        --model llamacpp:tuned --model llamacpp:tuned-kg-agent
+    python bench/heldout_eval.py --dir heldout --domain botany --strategy ark --model test --limit 3
+
+For each domain: `arkg kg load kg.jsonl --db kg.db` (once), then for each strategy and model
+`arkg eval questions.jsonl --db kg.db --strategy S --model M --out DIR/<domain>/results/S--M.jsonl`
+(resumed when the results file exists, so an interrupted run goes on). Then one table, read from
+the results files: yes/no accuracy, open exact-set accuracy, accuracy on the 2-3 hop questions,
+model calls per question; per domain and overall. Extra `arkg eval` options go after `--`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from arkg.eval.results import read_results
+from arkg.synth.domains.export import KG_FILE, QUESTIONS_FILE
+
+ARKG = [sys.executable, "-m", "arkg"]
+# arkg eval's exit statuses that still leave a results file to read: all answered, some failed.
+FINISHED = (0, 3)
+
+
+@dataclass
+class Tally:
+    yes_no: list[bool] = field(default_factory=list)
+    open: list[bool] = field(default_factory=list)
+    multi_hop: list[bool] = field(default_factory=list)
+    calls: int = 0
+
+    def add(self, other: Tally) -> None:
+        self.yes_no += other.yes_no
+        self.open += other.open
+        self.multi_hop += other.multi_hop
+        self.calls += other.calls
+
+    @property
+    def questions(self) -> int:
+        return len(self.yes_no) + len(self.open)
+
+    def row(self, *labels: str) -> str:
+        calls = f"{self.calls / self.questions:.1f}" if self.questions else "-"
+        return f"| {' | '.join(labels)} | {self.questions} | {_share(self.yes_no)} | {_share(self.open)} | {_share(self.multi_hop)} | {calls} |"
+
+
+def _share(outcomes: list[bool]) -> str:
+    return f"{sum(outcomes)}/{len(outcomes)} ({100 * sum(outcomes) / len(outcomes):.0f}%)" if outcomes else "-"
+
+
+def _run(command: list[str], allowed: tuple[int, ...] = (0,)) -> None:
+    done = subprocess.run(command, text=True, capture_output=True)
+    if done.returncode not in allowed:
+        sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+
+
+def _store(folder: Path) -> Path:
+    db = folder / "kg.db"
+    if not db.exists():
+        _run([*ARKG, "kg", "load", str(folder / KG_FILE), "--db", str(db)])
+    return db
+
+
+def _evaluate(folder: Path, db: Path, strategy: str, model: str, limit: int | None, extra: list[str]) -> Path:
+    out = folder / "results" / f"{strategy}--{model.replace(':', '_').replace('/', '_')}.jsonl"
+    out.parent.mkdir(exist_ok=True)
+    command = [*ARKG, "eval", str(folder / QUESTIONS_FILE), "--db", str(db), "--strategy", strategy, "--model", model, "--out", str(out)]
+    if limit is not None:
+        command += ["--limit", str(limit)]
+    if out.exists():
+        command.append("--resume")
+    _run(command + extra, FINISHED)
+    return out
+
+
+def tally(results: Path, questions: Path) -> Tally:
+    """The outcomes of a results file's records, told apart by the question file's answers and hops."""
+    hops = {}
+    for line in questions.open(encoding="utf-8"):
+        entry = json.loads(line)
+        hops[entry["id"]] = entry["hops"]
+    found = Tally()
+    for record in read_results(results).latest().values():
+        if isinstance(record.gold, bool):
+            found.yes_no.append(record.correct)
+        else:
+            found.open.append(record.correct)
+        if hops.get(record.question_id, 1) >= 2:
+            found.multi_hop.append(record.correct)
+        found.calls += record.usage.total_calls
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dir", type=Path, required=True, help="The folder bench/heldout_domains.py wrote.")
+    parser.add_argument("--strategy", action="append", required=True, help="A strategy (repeat).")
+    parser.add_argument("--model", action="append", required=True, help="A model spec (repeat), e.g. test, llamacpp:tuned.")
+    parser.add_argument("--domain", action="append", help="Only this domain's folder (repeat); default every one.")
+    parser.add_argument("--limit", type=int, help="Only the first N questions of each domain.")
+    parser.add_argument("extra", nargs="*", help="Options passed on to arkg eval (after --).")
+    args = parser.parse_args()
+    folders = [args.dir / name for name in args.domain] if args.domain else sorted(p.parent for p in args.dir.glob(f"*/{QUESTIONS_FILE}"))
+    if not folders or not all((folder / QUESTIONS_FILE).is_file() for folder in folders):
+        sys.exit(f"{args.dir}: no held-out domain folder (write them with bench/heldout_domains.py --out {args.dir})")
+    print("| strategy | model | domain | questions | yes/no | open exact | 2-3 hops | calls/question |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for strategy in args.strategy:
+        for model in args.model:
+            overall = Tally()
+            for folder in folders:
+                results = _evaluate(folder, _store(folder), strategy, model, args.limit, args.extra)
+                found = tally(results, folder / QUESTIONS_FILE)
+                overall.add(found)
+                print(found.row(strategy, model, folder.name), flush=True)
+            print(overall.row(strategy, model, "**overall**"), flush=True)
+
+
+if __name__ == "__main__":
+    main()
