@@ -1,5 +1,5 @@
-"""Helpers of the server tests: scripted models that fit any strategy, and a real server on 127.0.0.1
-(the app in a thread of this process, or `arkg serve` itself in a child process)."""
+"""Helpers of the server tests: a scripted model that answers the sample question, and a real server
+on 127.0.0.1 (the app in a thread of this process, or `arkg serve` itself in a child process)."""
 
 from __future__ import annotations
 
@@ -18,30 +18,18 @@ from typing import Any
 
 import uvicorn
 
-from arkg.llm.base import Choice, Message, OutputSpec, Sampling
+from arkg.llm.base import Message, OutputSpec, Sampling
 from arkg.llm.scripted import ScriptedModel
+from arkg.llm.testing import valid_reply
 
 SAMPLE_QUESTION = "Was Marie Curie born in Warsaw?"
-
-
-def valid_reply(output: OutputSpec, prefer: Sequence[str] = (), **fields: Any) -> Any:
-    """A reply that fits any output spec: a preferred option (else the first), or a JSON object whose
-    fields are given or minimal for the schema (a cited-keys field cites the first key it may)."""
-    if isinstance(output, Choice):
-        return next((option for option in prefer if option in output.options), output.options[0])
-    values = {"string": "unknown", "boolean": False, "array": []}
-    reply: dict[str, Any] = {}
-    for name, schema in output.model_json_schema()["properties"].items():
-        if name in fields:
-            reply[name] = fields[name]
-        elif "enum" in schema:
-            reply[name] = schema["enum"][-1]
-        elif schema.get("type") == "array" and {"enum", "const"} & set(schema.get("items", {})):
-            items = schema["items"]
-            reply[name] = items["enum"][:1] if "enum" in items else [items["const"]]
-        else:
-            reply[name] = values.get(schema.get("type"), "unknown")
-    return reply
+# The fields curie_model fills in; its citations are valid_reply's: the first key a step offers.
+CURIE_FIELDS = {
+    "implication": "Her place of birth is Warsaw.",
+    "continue_exploring": False,
+    "explanation": "The knowledge graph gives Warsaw as her place of birth.",
+    "answer": "yes",
+}
 
 
 def curie_model(delay_s: float = 0.0, gate: threading.Event | None = None, name: str = "scripted") -> ScriptedModel:
@@ -53,14 +41,7 @@ def curie_model(delay_s: float = 0.0, gate: threading.Event | None = None, name:
         if gate is not None:
             gate.wait(10)
         time.sleep(delay_s)
-        return valid_reply(
-            output,
-            prefer=("Marie Curie", "place of birth"),
-            implication="Her place of birth is Warsaw.",
-            continue_exploring=False,
-            explanation="The knowledge graph gives Warsaw as her place of birth.",
-            answer="yes",
-        )
+        return valid_reply(output, ("Marie Curie", "place of birth"), CURIE_FIELDS)
 
     return ScriptedModel(reply, name=name)
 

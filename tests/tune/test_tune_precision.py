@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+import torch
 
 from arkg.tune import Precision, TuneOptions, tune
 
@@ -28,7 +29,9 @@ def test_bfloat16_autocast_computes_the_step_and_learns_as_float32_does(tmp_path
     data = write_pairs(tmp_path / "pairs.jsonl")
     full = _run(data, tmp_path / "float32", Precision.FLOAT32)
     half = _run(data, tmp_path / "bfloat16", Precision.BFLOAT16)
-    assert full["device"] == "cpu" and half["device"] == "cpu, bf16 autocast"
+    # Training runs where torch can: the GPU when there is one.
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    assert full["device"] == device and half["device"] == f"{device}, bf16 autocast"
     assert full["options"]["precision"] == "float32" and half["options"]["precision"] == "bfloat16"
     (full_first, full_second), (half_first, half_second) = full["loss_by_step"].values(), half["loss_by_step"].values()
     # The same batch, other arithmetic: a loss that differs (autocast did engage) by little.
