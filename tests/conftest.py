@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from arkg.graph import KnowledgeGraph, open_graph
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
@@ -24,6 +27,14 @@ def colota_dir(shared_dir: Path) -> Path:
     if not (path / "CR-LT-QA.json").is_file():
         pytest.skip(f"CoLoTa data not found at {path}")
     return path
+
+
+@pytest.fixture(scope="session")
+def sample_kg() -> Iterator[KnowledgeGraph]:
+    """The bundled sample KG (Curie family), in memory, opened once: tests read it and must not add to it."""
+    graph = open_graph(None)
+    yield graph
+    graph.close()
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,8 @@ def test_answer_maps_to_true_false_none(reply: str, expected: bool | None) -> No
     assert result.strategy == "cot"
     assert result.explanation == "because"
     assert result.usage.calls == 1
-    assert result.trace.call.raw == '{"reasoning": "because", "answer": "' + reply + '"}'
+    [reasoned] = result.trace.events  # CoT records its one call as an event, as every strategy does
+    assert reasoned.call.raw == '{"reasoning": "because", "answer": "' + reply + '"}'
 
 
 def test_zero_shot_prompt_has_no_examples_and_asks_the_question() -> None:

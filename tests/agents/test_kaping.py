@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
-from arkg.agents.kaping import AnswerAttempt, EntitiesLinked, FactsRetrieved, Kaping, KapingSettings
+from arkg.agents.kaping import AnswerAttempt, EntitiesLinked, FactsRetrieved, Kaping, KapingSettings, StopReason
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.strategy import Query
-from arkg.graph import open_graph
 from arkg.graph.model import Triple
 from arkg.llm.scripted import ScriptedModel
 
@@ -18,16 +15,9 @@ def reply(keys, answer="yes", explanation="Her place of birth is Warsaw."):
     return {"cited_keys": keys, "explanation": explanation, "answer": answer}
 
 
-@pytest.fixture(scope="module")
-def kg():
-    graph = open_graph(None)
-    yield graph
-    graph.close()
-
-
-def test_facts_of_the_linked_entities_are_ranked_shown_and_cited(kg):
+def test_facts_of_the_linked_entities_are_ranked_shown_and_cited(sample_kg):
     model = ScriptedModel.from_replies([reply(["T1"])])
-    result = Kaping(kg, model, KapingSettings(k=5)).ask(QUESTION)
+    result = Kaping(sample_kg, model, KapingSettings(k=5)).ask(QUESTION)
     linked, retrieved, answered = result.trace.events
     assert isinstance(linked, EntitiesLinked) and "Marie Curie" in linked.entities and "Warsaw" in linked.entities
     assert isinstance(retrieved, FactsRetrieved) and len(retrieved.shown) == 5 and retrieved.retrieved > 5
@@ -43,47 +33,48 @@ def test_facts_of_the_linked_entities_are_ranked_shown_and_cited(kg):
     assert result.usage.calls == 1
 
 
-def test_constrained_mode_lets_the_model_cite_only_the_keys_shown(kg):
+def test_constrained_mode_lets_the_model_cite_only_the_keys_shown(sample_kg):
     model = ScriptedModel.from_replies([reply(["T2"])])
-    Kaping(kg, model, KapingSettings(k=3)).ask(QUESTION)
+    Kaping(sample_kg, model, KapingSettings(k=3)).ask(QUESTION)
     schema = model.calls[0].output.model_json_schema()
     assert schema["properties"]["cited_keys"]["items"]["enum"] == ["T1", "T2", "T3"]
 
 
-def test_free_mode_retries_a_reply_citing_keys_not_shown(kg):
+def test_free_mode_retries_a_reply_citing_keys_not_shown(sample_kg):
     model = ScriptedModel.from_replies([reply(["T9"]), reply(["T1"])])
-    result = Kaping(kg, model, KapingSettings(k=3, mode=SelectionMode.FREE)).ask(QUESTION)
+    result = Kaping(sample_kg, model, KapingSettings(k=3, mode=SelectionMode.FREE)).ask(QUESTION)
     first, second = [event for event in result.trace.events if isinstance(event, AnswerAttempt)]
     assert first.invalid_keys == ["T9"] and second.valid
     assert "Cite only these keys: T1, T2, T3" in model.calls[1].messages[-1].content
     assert result.answer is True
 
 
-def test_free_mode_gives_up_after_c_max_invalid_citations(kg):
+def test_free_mode_gives_up_after_c_max_invalid_citations(sample_kg):
     model = ScriptedModel.from_replies([reply(["T9"]), reply(["T8"])])
-    result = Kaping(kg, model, KapingSettings(k=3, mode=SelectionMode.FREE, c_max=2)).ask(QUESTION)
+    result = Kaping(sample_kg, model, KapingSettings(k=3, mode=SelectionMode.FREE, c_max=2)).ask(QUESTION)
     assert result.answer is None and result.cited_triples == []
-    assert result.stop_reason == "c_max=2 answers cited facts that were not shown"
+    assert result.stop_reason == StopReason.C_MAX.value == "c_max answers cited facts that were not shown"
+    assert [event.kind for event in result.trace.events][-3:] == ["answer", "answer", "stopped"]
 
 
-def test_claims_are_verified_and_say_so(kg):
+def test_claims_are_verified_and_say_so(sample_kg):
     model = ScriptedModel.from_replies([reply(["T1"], answer="no")])
-    result = Kaping(kg, model).ask("Marie Curie was born in Paris.")
+    result = Kaping(sample_kg, model).ask("Marie Curie was born in Paris.")
     prompt = model.calls[0].messages
     assert "Claim: Marie Curie was born in Paris." in prompt[-1].content
     assert '"yes" if the claim is true' in prompt[-1].content and "You answer a claim" in prompt[0].content
     assert result.claim and result.answer is False
 
 
-def test_open_questions_get_a_text_answer(kg):
+def test_open_questions_get_a_text_answer(sample_kg):
     model = ScriptedModel.from_replies([reply(["T1"], answer="Warsaw")])
-    result = Kaping(kg, model).ask(Query(text="Where was Marie Curie born?"))
+    result = Kaping(sample_kg, model).ask(Query(text="Where was Marie Curie born?"))
     assert result.answer == "Warsaw"
 
 
-def test_incoming_edges_join_the_neighbourhood_with_edges_both(kg):
+def test_incoming_edges_join_the_neighbourhood_with_edges_both(sample_kg):
     model = ScriptedModel.from_replies([reply([], answer="unknown")])
-    result = Kaping(kg, model, KapingSettings(k=50, edges=EdgeSet.BOTH)).ask("Is Poland a country?")
+    result = Kaping(sample_kg, model, KapingSettings(k=50, edges=EdgeSet.BOTH)).ask("Is Poland a country?")
     shown = result.trace.events[1].shown
     assert any(record.incoming and record.tail == "Poland" for record in shown)
 
@@ -99,9 +90,9 @@ def test_a_question_naming_nothing_in_the_kg_shows_no_facts():
     assert result.answer is None
 
 
-def test_the_result_lists_every_fact_shown(kg):
+def test_the_result_lists_every_fact_shown(sample_kg):
     model = ScriptedModel.from_replies([reply(["T1"])])
-    result = Kaping(kg, model, KapingSettings(k=4)).ask(QUESTION)
+    result = Kaping(sample_kg, model, KapingSettings(k=4)).ask(QUESTION)
     assert len(result.retrieved_triples) == 4 and result.cited_triples[0] in result.retrieved_triples
 
 

@@ -15,8 +15,7 @@ import arkg.session
 from arkg.agents import REGISTRY, Result, RunKit, RunOptions, StrategyInfo, register
 from arkg.cli import app
 from arkg.llm.base import Choice, Message
-from arkg.llm.scripted import ScriptedModel
-from support.replies import any_valid_reply
+from arkg.llm.testing import TestModel
 
 runner = CliRunner()
 ENTRIES = [
@@ -31,7 +30,7 @@ ENTRIES = [
 @pytest.fixture
 def scripted(monkeypatch: pytest.MonkeyPatch) -> None:
     def open_scripted(spec=None, **options):
-        return ScriptedModel(any_valid_reply)
+        return TestModel()
 
     monkeypatch.setattr(arkg.session, "open_model", open_scripted)
     monkeypatch.setattr(arkg.eval.setup, "open_model", open_scripted)
@@ -102,7 +101,7 @@ def test_one_registration_runs_a_new_strategy_through_ask_eval_and_report(script
         evaluated = runner.invoke(app, ["eval", "--dataset", str(dataset), "--strategy", "coin", "--out", str(out)])
         assert evaluated.exit_code == 0, evaluated.output
         report = runner.invoke(app, ["report", str(out)])
-        assert report.exit_code == 0 and "| coin · scripted |" in report.output
+        assert report.exit_code == 0 and "| coin · test · T0 |" in report.output
         assert "50.00" in report.output  # "yes" to both: S1 right, S2 wrong
     finally:
         del REGISTRY["coin"]

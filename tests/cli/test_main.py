@@ -30,7 +30,7 @@ def test_an_unexpected_exception_is_one_line_unless_debugging(
     """The last-resort guard of `arkg` prints one line and where to report it; ARKG_DEBUG=1
     shows the traceback."""
 
-    def broken(paths):
+    def broken(paths, **options):
         raise RuntimeError("boom")
 
     monkeypatch.setattr("arkg.cli.evaluate.build_report", broken)

@@ -13,10 +13,11 @@ import pytest
 from arkg.agents.kg_agent import Boolean, Entities, Executor, Number, next_calls
 from arkg.agents.kg_agent.settings import KgAgentSettings
 from arkg.agents.retrieval import link_entities
-from arkg.agents.kg_agent.values import triple_key
+from arkg.graph.model import triple_key
 from arkg.datasets.geo import GeoQuestion, generate_questions, read_questions, write_questions
 from arkg.datasets.geo.summary import summary_table
-from arkg.datasets.geo.templates import TEMPLATES
+from arkg.datasets.geo.templates import TEMPLATES as GEOGRAPHY_TEMPLATES
+from arkg.datasets.geo.toolbox_templates import TOOLBOX_TEMPLATES
 from arkg.errors import ArkgError
 from arkg.graph import SQLiteGraph
 from arkg.graph.matching import fold
@@ -26,7 +27,7 @@ PER_TEMPLATE_REPLAYED = 6
 
 def test_a_few_thousand_questions_of_every_template_kind_and_hop_count(geo_questions: list[GeoQuestion]) -> None:
     assert len(geo_questions) > 3_000
-    assert set(Counter(q.template for q in geo_questions)) == {template.name for template in TEMPLATES}
+    assert set(Counter(q.template for q in geo_questions)) == {template.name for template in GEOGRAPHY_TEMPLATES + TOOLBOX_TEMPLATES}
     assert set(Counter(q.kind for q in geo_questions)) == {"lookup", "verification", "comparison", "count", "superlative"}
     assert set(Counter(q.hops for q in geo_questions)) == {1, 2, 3}
     assert set(Counter(q.answer_type for q in geo_questions)) == {"boolean", "number", "entities"}

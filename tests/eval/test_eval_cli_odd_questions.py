@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 from scripted_eval import write_dataset
-from support.replies import any_valid_reply
 from test_eval_cli_outcomes import ModelBox, claim_number, eval_args, model, records  # noqa: F401
 from typer.testing import CliRunner
 
 from arkg.cli import app
 from arkg.cli.errors import EXIT_INTERRUPTED
 from arkg.cli.evaluate import EXIT_FAILED_QUESTIONS
+from arkg.llm.testing import valid_reply
 
 runner = CliRunner()
 
@@ -24,7 +24,7 @@ def test_a_question_holding_nul_is_answered_like_the_others(model: ModelBox, tmp
     entries = json.loads(dataset.read_text(encoding="utf-8"))
     entries[1]["query"] = "Is claim number 2\x00 true?"
     dataset.write_text(json.dumps(entries), encoding="utf-8")
-    model.reply = any_valid_reply
+    model.reply = lambda messages, output, sampling: valid_reply(output)
     result = runner.invoke(app, ["eval", "--dataset", str(dataset), "--strategy", "ark", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert [(record["question_id"], record["error"]) for record in records(out)] == [("C1", None), ("C2", None), ("C3", None)]

@@ -54,7 +54,7 @@ def test_records_carry_answer_gold_usage_trace_and_seed_per_run(tmp_path: Path) 
     assert (first["answer"], first["gold"], first["correct"]) == (True, True, True)
     assert records[1]["correct"] is False
     assert first["usage"]["calls"] == 1
-    assert first["trace"]["call"]["raw"] == '{"reasoning": "r", "answer": "True"}'
+    assert first["trace"]["events"][0]["call"]["raw"] == '{"reasoning": "r", "answer": "True"}'
     assert first["settings"] == {"mode": "free"} and first["model"] == "scripted"
     assert first["reasoning_strategies"] == ["sports"]
     assert {s.temperature for s in seen} == {0.7} and {s.max_tokens for s in seen} == {64}

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 
 import pytest
 from support.bolt import falkordb
-from support.replies import any_valid_reply
 from typer.testing import CliRunner
 
 import arkg.eval.setup
@@ -17,6 +16,7 @@ import arkg.session
 from arkg.cli import app
 from arkg.data import sample_graph_path
 from arkg.llm.scripted import ScriptedModel
+from arkg.llm.testing import TestModel
 
 QUESTION = "Was Marie Curie born in Warsaw?"
 PROGRAM = ['v1 = get_tail_entity(["Marie Curie"], "place of birth")', 'v2 = judge(v1, "contains", "Warsaw")', "v3 = end(v2)"]
@@ -107,7 +107,7 @@ def test_an_evaluation_over_bolt_records_the_server_without_its_password(
 ) -> None:
     secret = guarded.replace("bolt://", "bolt://falkordb:Hunter2-secret@")
     assert runner.invoke(app, ["kg", "load", str(sample_graph_path()), "--db", secret]).exit_code == 0
-    monkeypatch.setattr(arkg.eval.setup, "open_model", lambda spec=None, **options: ScriptedModel(any_valid_reply))
+    monkeypatch.setattr(arkg.eval.setup, "open_model", lambda spec=None, **options: TestModel())
     dataset = tmp_path / "questions.json"
     dataset.write_text(json.dumps([{
         "id": "Q1", "query": QUESTION, "answer": True, "KG Entities": {"Marie Curie": ""},

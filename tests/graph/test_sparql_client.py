@@ -6,6 +6,8 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs
 
@@ -98,6 +100,17 @@ def test_retry_after_is_honoured_up_to_a_bound(server) -> None:
     assert sleeps == [7.0, 20]
 
 
+def test_retry_after_as_an_http_date_is_honoured_up_to_the_bound(server) -> None:
+    url, script = server
+    now = datetime.now(timezone.utc)
+    soon, late = (format_datetime(now + timedelta(seconds=delta), usegmt=True) for delta in (9, 600))
+    script.replies[:0] = [(503, b"busy", {"Retry-After": soon}), (503, b"busy", {"Retry-After": late})]
+    sleeps: list[float] = []
+    _client(url, sleeps, backoff=0.1, max_wait=20).select("SELECT ?x {}")
+    assert 7 <= sleeps[0] <= 9 and sleeps[1] == 20  # an HTTP date has whole seconds
+    assert len(script.requests) == 3
+
+
 def test_retries_are_bounded(server) -> None:
     url, script = server
     script.replies = [(503, b"down for maintenance", {})]
@@ -105,6 +118,13 @@ def test_retries_are_bounded(server) -> None:
     with pytest.raises(SparqlError, match="HTTP 503: down for maintenance"):
         _client(url, sleeps, retries=2).select("SELECT ?x {}")
     assert len(sleeps) == 2 and len(script.requests) == 3
+
+
+def test_a_redirect_is_followed_with_the_query(server) -> None:
+    url, script = server
+    script.replies[:0] = [(307, b"", {"Location": url + "?moved=1"})]
+    assert _client(url, []).select("SELECT ?x {}")[0]["x"].value == "hi"
+    assert [form for _, form in script.requests] == [{"query": ["SELECT ?x {}"]}] * 2
 
 
 def test_a_rejected_query_fails_at_once_with_the_server_message(server) -> None:

@@ -7,6 +7,8 @@ import re
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta, timezone
+from email.utils import format_datetime
 from typing import Any
 
 import pytest
@@ -47,6 +49,15 @@ def test_retry_after_header_sets_the_wait(serve: Any) -> None:
     model.complete(QUESTION, Verdict)
     assert len(server.received) == 2
     assert 1.45 <= server.received[1].at - server.received[0].at < 3  # not the default 0.5 s
+
+
+def test_retry_after_as_an_http_date_sets_the_wait(serve: Any) -> None:
+    later = format_datetime(datetime.now(timezone.utc) + timedelta(seconds=3), usegmt=True)
+    server = serve(Reply(503, headers={"retry-after": later}), GOOD)
+    model = OpenAICompatModel("m", server.url, structured="json_schema", timeout=5, max_retries=1)
+    model.complete(QUESTION, Verdict)
+    assert len(server.received) == 2
+    assert 1.5 <= server.received[1].at - server.received[0].at < 4.5  # whole seconds: 2 to 3 s, not 0.5
 
 
 def test_retries_are_bounded(serve: Any) -> None:

@@ -15,10 +15,11 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
-from support.serving import SAMPLE_QUESTION, curie_model, live_server, valid_reply
+from support.serving import SAMPLE_QUESTION, curie_model, live_server
 
 from arkg.graph import SQLiteGraph, Triple
 from arkg.llm.scripted import ScriptedModel
+from arkg.llm.testing import TestModel
 from arkg.server import ServerConfig, create_app
 from arkg.session import Session
 
@@ -158,17 +159,14 @@ def test_kg_text_is_shown_as_text_and_never_runs(browser, tmp_path):
             ]
         )
         graph.build_search_index()
-    model = ScriptedModel(
-        lambda messages, output, sampling: valid_reply(
-            output,
-            prefer=("Mallory", "note"),
-            cited_keys=["T1", "T2"],
-            implication=IMAGE,
-            continue_exploring=False,
-            explanation=SCRIPT,
-            answer=IMAGE,
-        )
-    )
+    fields = {
+        "cited_keys": ["T1", "T2"],
+        "implication": IMAGE,
+        "continue_exploring": False,
+        "explanation": SCRIPT,
+        "answer": IMAGE,
+    }
+    model = TestModel(prefer=("Mallory", "note"), fields=fields)
     session = Session(SQLiteGraph(store, create=False, read_only=True), model)
     with live_server(create_app(session, ServerConfig(kg_name=IMAGE))) as server:
         open_page(browser, server.url)

@@ -20,8 +20,9 @@ from arkg.synth import NotFollowed, Reason, Source, capture, program_for
 from arkg.synth.readings import ProgramReader
 from arkg.synth.routes import RouteStep, route_from_chain
 from arkg.synth.edited import EditedGraph
-from arkg.synth.teachers import ArkTeacher, KapingTeacher, KgAgentTeacher
-from arkg.synth.teachers.ark import DETOUR, MISTAKE, misspelt
+from arkg.agents.ark.teacher import DETOUR, MISTAKE, ArkTeacher, misspelt
+from arkg.agents.kaping.teacher import KapingTeacher
+from arkg.agents.kg_agent.teacher import KgAgentTeacher
 
 
 def _reader(sample: Source, number: int) -> ProgramReader:

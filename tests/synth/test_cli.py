@@ -55,7 +55,7 @@ def test_compare_values_puts_computed_lines_in_the_ark_answer_prompts(tmp_path: 
     result = _invoke("--out", str(out), "--sample", "--split", "all", "--strategy", "ark", "--variant", "gold", "--compare-values")
     assert result.exit_code == 0, result.output
     meta = json.loads((tmp_path / "pairs.jsonl.meta.json").read_text(encoding="utf-8"))
-    assert meta["options"]["ark"]["compare_values"] is True and meta["command"].endswith("--compare-values")
+    assert meta["options"]["settings"]["ark"]["compare_values"] is True and meta["command"].endswith("--compare-values")
     pairs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     prompts = [p["messages"][-2]["content"] for p in pairs if p["decision"] == "answer"]
     # "Was Pierre Curie born before Marie Curie?" cites both birth dates: their order is stated.
@@ -122,7 +122,8 @@ def test_edges_both_lets_routes_follow_an_edge_into_an_entity(small_geo: tuple[P
         result = _invoke("--out", str(out), "--geo-db", str(db), "--geo-questions", str(questions), "--split", "all", "--strategy", "ark", "--variant", "gold", "--edges", edges)
         assert result.exit_code == 0, result.output
         meta = json.loads((tmp_path / f"pairs-{edges}.jsonl.meta.json").read_text(encoding="utf-8"))
-        assert meta["options"]["ark"]["edges"] == meta["options"]["kaping"]["edges"] == edges
+        settings = meta["options"]["settings"]
+        assert list(settings) == ["ark"] and settings["ark"]["edges"] == edges  # the settings of each strategy run
         pairs = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
         replies[edges] = {p["messages"][-1]["content"] for p in pairs if p["decision"] == "relation" and p["mode"] == "constrained" and p["question_id"].startswith("country_with_capital-")}
     # "Which country has Berlin as its capital?" is read along (Germany, capital, Berlin) backwards.
@@ -132,7 +133,7 @@ def test_edges_both_lets_routes_follow_an_edge_into_an_entity(small_geo: tuple[P
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ((), "no source given: use --colota FILE, --geo-db DB --geo-questions FILE, or --sample"),
+        ((), "no source given: use --colota FILE, --geo-db DB --geo-questions FILE, --sample, or --domains N"),
         (("--geo-db", "x.db"), "--geo-db and --geo-questions go together"),
         (("--sample", "--split", "tests"), "unknown split 'tests'"),
         (("--sample",), "the split 'default' keeps no usable question of the sources (sample)"),

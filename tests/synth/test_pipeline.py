@@ -7,7 +7,6 @@ import json
 import re
 from collections import Counter
 
-from arkg.agents.ark import ArkSettings
 from arkg.agents.modes import EdgeSet
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Direction
@@ -78,7 +77,7 @@ def test_an_incoming_hop_is_reported_with_edges_out_and_followed_with_edges_both
     result = synthesize_chain(chain, geo.kg, SynthOptions(variants=(Variant.GOLD,)), tails)
     ark = [u for u in result.unusable if u.stage.startswith("ark/")]
     assert len(ark) == 2 and all(u.reason is Reason.NOT_FOLLOWED and "edges=out" in u.detail for u in ark)
-    both = SynthOptions(variants=(Variant.GOLD,), ark=ArkSettings(edges=EdgeSet.BOTH))
+    both = SynthOptions(variants=(Variant.GOLD,), settings={"ark": {"edges": EdgeSet.BOTH}})
     records = synthesize_chain(chain, geo.kg, both, tails).records
     relations = [r.pair.reply for r in records if r.pair.decision == "relation" and r.mode == "constrained"]
     assert relations == ["capital (incoming)"]

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 from arkg.data import TUNED_ADAPTERS, tuned_adapter_path
 from arkg.errors import ModelError, SpecError
 from arkg.llm import ModelSpec, open_model, parse_model_spec
+from arkg.agents import strategy_info
 from arkg.llm.spec import ACCEPTED_FORMS, adapter_hint
 from arkg.tune import TrainExtraMissing, require_train_extra
 
@@ -35,15 +36,19 @@ def test_adapter_specs(spec: str, parsed: ModelSpec) -> None:
     assert parse_model_spec(spec) == parsed
 
 
+def hint(spec: str | None, strategy: str) -> str | None:
+    return adapter_hint(spec, strategy, strategy_info(strategy).tuned_adapter)
+
+
 def test_a_shipped_adapter_tuned_for_another_strategy_gets_a_hint() -> None:
-    assert adapter_hint("llamacpp:tuned", "kg-agent") == (
+    assert hint("llamacpp:tuned", "kg-agent") == (
         "llamacpp:tuned-kg-agent is the adapter tuned for kg-agent; this run uses llamacpp:tuned"
     )
-    assert adapter_hint("llamacpp:tuned-kg-agent", "ark") == "llamacpp:tuned is the adapter tuned for ark; this run uses llamacpp:tuned-kg-agent"
+    assert hint("llamacpp:tuned-kg-agent", "ark") == "llamacpp:tuned is the adapter tuned for ark; this run uses llamacpp:tuned-kg-agent"
     # The adapter meant for the strategy, a strategy no adapter was tuned for, or another model: nothing to say.
     for spec, strategy in [("llamacpp:tuned", "ark"), ("llamacpp:tuned", "r3"), ("llamacpp", "kg-agent"),
                            ("llamacpp:+/runs/a.gguf", "kg-agent"), ("openai:gpt-4o", "kg-agent"), (None, "ark")]:  # fmt: skip
-        assert adapter_hint(spec, strategy) is None, (spec, strategy)
+        assert hint(spec, strategy) is None, (spec, strategy)
 
 
 def test_the_tuned_adapter_fits_the_bundled_model_only() -> None:

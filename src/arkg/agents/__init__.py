@@ -7,9 +7,10 @@ them by name. Each lives in its own module or folder with its prompts beside it.
 from __future__ import annotations
 
 from arkg.agents import ark, cot, kaping, kg_agent, r3  # noqa: F401  (registers the built-in strategies)
-from arkg.agents.run import Budget, RunKit, RunOptions, RunStopped
+from arkg.agents.run import Agent, Budget, RunKit, RunOptions, RunStopped, StopReason, StrategyRun
 from arkg.agents.strategy import (
     as_query,
+    PLUGIN_GROUP,
     REGISTRY,
     Answer,
     AnswerKind,
@@ -21,12 +22,32 @@ from arkg.agents.strategy import (
     register,
     strategy_info,
     strategy_names,
+    read_trace,
     strategy_settings,
 )
+from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace, TripleRecord
+from arkg.agents.view import Block, Focus, View
+
+# What `arkg ask`, `arkg serve` and the Python API use when no strategy is named.
+DEFAULT_STRATEGY = ark.NAME
 
 __all__ = [
     "as_query",
+    "Agent",
+    "Block",
+    "DEFAULT_STRATEGY",
+    "Event",
+    "Focus",
+    "ModelCall",
+    "ModelEvent",
+    "PLUGIN_GROUP",
     "REGISTRY",
+    "StopReason",
+    "StrategyRun",
+    "Trace",
+    "TripleRecord",
+    "View",
+    "read_trace",
     "Answer",
     "AnswerKind",
     "Budget",

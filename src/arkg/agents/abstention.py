@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arkg.agents.run import RunOptions
 from arkg.agents.strategy import Answer, Query, Result, Strategy, as_query
+from arkg.agents.trace import ModelCall, Trace
 from arkg.llm.base import Usage
 
 
@@ -43,8 +44,10 @@ class Vote(BaseModel):
     cited: int
 
 
-class AbstentionTrace(BaseModel):
-    kind: Literal["abstention"] = "abstention"
+class AbstentionTrace(Trace):
+    """The policy's decision around the samples' own traces (its events are theirs, in each sample)."""
+
+    kind: Literal["abstention"] = "abstention"  # how a saved one is told from a strategy's own trace
     policy: Abstention
     votes: list[Vote]
     decided: Answer
@@ -52,8 +55,8 @@ class AbstentionTrace(BaseModel):
     samples: list[Result]
 
     @property
-    def calls(self) -> list:
-        return [call for sample in self.samples for call in getattr(sample.trace, "calls", [])]
+    def calls(self) -> list[ModelCall]:
+        return [call for sample in self.samples if sample.trace is not None for call in sample.trace.calls]
 
 
 def grounded_answer(result: Result) -> Answer:
@@ -97,7 +100,18 @@ class Abstaining:
             update={
                 "answer": decided,
                 "stop_reason": reason if decided is None and chosen.answer is not None else chosen.stop_reason,
-                "trace": AbstentionTrace(policy=policy, votes=votes, decided=decided, reason=reason, samples=samples),
+                "trace": AbstentionTrace(
+                    strategy=self.name,
+                    question=query.text,
+                    yes_no=query.yes_no,
+                    claim=query.is_claim,
+                    policy=policy,
+                    votes=votes,
+                    decided=decided,
+                    reason=reason,
+                    samples=samples,
+                    stop_reason=reason,
+                ),
                 "usage": sum((sample.usage for sample in samples), Usage()),
             }
         )

@@ -6,7 +6,7 @@
 
 Rankers: `lexical` (BM25 over folded words, rank_bm25) needs nothing more; `dense` uses WordLlama's
 static embeddings, whose weights ship inside its PyPI wheel (optional extra `dense`), so it also
-works offline.
+works offline. `default_ranker()` is dense where that extra is installed, lexical otherwise.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from rank_bm25 import BM25Okapi
 from rapidfuzz import fuzz
 
@@ -132,6 +133,21 @@ def _bm25_scores(texts: Sequence[str], query: str) -> list[float]:
 
 
 @lru_cache(maxsize=1)
+def dense_installed() -> bool:
+    """Whether the `dense` extra (wordllama) can be imported."""
+    try:
+        import wordllama  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def default_ranker() -> RankerName:
+    """Dense where the `dense` extra is installed (closer to the papers' sentence embeddings), else BM25."""
+    return RankerName.DENSE if dense_installed() else RankerName.LEXICAL
+
+
+@lru_cache(maxsize=1)
 def _wordllama() -> Any:
     try:
         import wordllama
@@ -144,5 +160,7 @@ def _wordllama() -> Any:
 
 
 def _dense_scores(texts: Sequence[str], query: str) -> list[float]:
-    ranked = _wordllama().rank(query, list(texts), sort=False)
-    return [float(score) for _, score in ranked]
+    # Cosine similarity of the embeddings (what WordLlama's own `rank` computes, which refuses one text).
+    model = _wordllama()
+    scores = model.vector_similarity(model.embed(query)[0], model.embed(list(texts)))
+    return [float(score) for score in np.atleast_1d(scores.squeeze())]

@@ -1,31 +1,50 @@
-"""The run kit every strategy uses for one query: model calls, seeds, budget, events, stopping.
+"""The run skeleton every strategy shares: model calls, seeds, budget, events, bounded attempts, the Result.
 
     kit = RunKit(model, options)
     value, call = kit.complete(messages, output, purpose="anchor", step=1)   # seed = base seed + call number
-    kit.emit(event)                                                          # to the caller's callback
+
+A strategy subclasses `Agent` (its `start` builds one `StrategyRun` per query) and `StrategyRun`,
+writing only its own steps and routes:
+
+    class _Run(StrategyRun[KapingTrace]):
+        def execute(self) -> Result:
+            self.record(FactsRetrieved(...))                           # into the trace, and to the callback
+            answered = self.attempts(settings.c_max, self.answer)      # retried with the rejection's feedback
+            return self.result(answer, explanation, stop_reason="done", retrieved=shown)
 
 A call that would go over the budget raises RunStopped before reaching the model; so does a call
-after the caller asked to cancel. `RunKit.finish` turns a budget stop into the strategy's own
-"no answer" result, so every strategy records it the same way; a cancellation propagates.
+after the caller asked to cancel. `StrategyRun.run` turns a budget stop into the strategy's own
+"no answer" result (`stopped`), so every strategy records it the same way; a cancellation propagates.
 """
 
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arkg.agents.trace import ModelCall, total_usage
+from arkg.agents.strategy import Answer, Query, Result, as_query
+from arkg.agents.trace import Event, ModelCall, Trace, TripleRecord, total_usage
+from arkg.graph.model import Triple
 from arkg.llm.base import ChatModel, Message, OutputSpec, Sampling, Usage
 
 EventCallback = Callable[[Any], None]
-T = TypeVar("T")
+TraceT = TypeVar("TraceT", bound=Trace)
+Feedback = TypeVar("Feedback")
 
 BUDGET_SPENT = "the run budget was spent"
+
+
+class StopReason(str, Enum):
+    """Why a run ended: the base of every strategy's own reasons (`class ArkStop(StopReason): ...`).
+
+    An enum with members cannot be extended, so this one has none; the one reason every strategy
+    shares is the budget's, BUDGET_SPENT, which each strategy's enum lists as its BUDGET."""
 
 
 class Budget(BaseModel):
@@ -118,12 +137,90 @@ class RunKit:
     def usage(self) -> Usage:
         return total_usage(self.calls)
 
-    @staticmethod
-    def finish(execute: Callable[[], T], stopped: Callable[[RunStopped], T]) -> T:
-        """Run the query; a budget stop becomes `stopped(reason)`, a cancellation propagates."""
+
+class StrategyRun(ABC, Generic[TraceT]):
+    """One query of one strategy: its trace, the kit, and what every strategy does the same way.
+
+    A subclass writes `execute` (its steps and routes, ending in `self.result(...)`) and `stopped`
+    (the result when the budget ends the run early)."""
+
+    def __init__(self, query: Query, kit: RunKit, trace: TraceT) -> None:
+        self.query = query
+        self.kit = kit
+        self.trace = trace
+
+    @abstractmethod
+    def execute(self) -> Result: ...
+
+    @abstractmethod
+    def stopped(self, detail: str) -> Result:
+        """The result when the run budget ended the run; `detail` says which limit was reached."""
+
+    def run(self) -> Result:
         try:
-            return execute()
+            return self.execute()
         except RunStopped as stop:
             if stop.cancelled:
                 raise
-            return stopped(stop)
+            return self.stopped(stop.reason)
+
+    def record(self, event: Event) -> None:
+        """Append the event to the trace and hand it to the caller's callback."""
+        self.trace.events.append(event)
+        self.kit.emit(event)
+
+    def attempts(self, c_max: int, attempt: Callable[[int, Feedback | None], tuple[Event, Feedback | None]]) -> bool:
+        """Up to c_max attempts of one decision (the C_max loop). Each gets its number and the feedback on
+        the previous attempt (None at first), and returns its event and the feedback for the next one
+        (None when its reply was valid, which ends the decision). Whether an attempt was valid."""
+        feedback: Feedback | None = None
+        for number in range(1, c_max + 1):
+            event, feedback = attempt(number, feedback)
+            self.record(event)
+            if feedback is None:
+                return True
+        return False
+
+    def result(
+        self,
+        answer: Answer,
+        explanation: str = "",
+        *,
+        stop_reason: str | Enum,
+        retrieved: Sequence[TripleRecord | Triple] = (),
+        commonsense: Sequence[str] = (),
+    ) -> Result:
+        """The Result of the run: the answer, the trace's cited triples, and the usage the trace recorded."""
+        trace = self.trace
+        trace.stop_reason = stop_reason.value if isinstance(stop_reason, Enum) else stop_reason
+        return Result(
+            strategy=trace.strategy,
+            question=self.query.text,
+            claim=self.query.is_claim,
+            answer=answer,
+            explanation=explanation,
+            cited_triples=[_triple_dict(triple) for triple in trace.cited_triples],
+            retrieved_triples=[_triple_dict(triple) for triple in retrieved],
+            commonsense=list(commonsense),
+            stop_reason=trace.stop_reason,
+            trace=trace,
+            usage=trace.usage,
+        )
+
+
+class Agent(ABC):
+    """A strategy object (the Strategy protocol): one per model, KG and settings, serving many queries."""
+
+    name: str
+    model: ChatModel
+
+    def ask(self, query: str | Query, options: RunOptions | None = None) -> Result:
+        return self.start(as_query(query), RunKit(self.model, options or RunOptions())).run()
+
+    @abstractmethod
+    def start(self, query: Query, kit: RunKit) -> StrategyRun[Any]:
+        """The run of one query (an ArkgError here, before any call, when the strategy cannot take it)."""
+
+
+def _triple_dict(triple: TripleRecord | Triple) -> dict[str, Any]:
+    return (triple.as_triple() if isinstance(triple, TripleRecord) else triple).as_dict()

@@ -1,27 +1,40 @@
 """What every strategy takes and returns, and the one registry that every caller reads.
 
 A strategy answers a `Query` (a question or a claim) and returns a `Result`. It is registered once,
-with its name, its typed settings and a constructor; `arkg ask`, `arkg eval`, reports and the Python
-API all find it by name:
+with its name, its typed settings, a constructor, its trace type and its view; `arkg ask`, `arkg eval`,
+reports, the page, `arkg synth` and the Python API all find it by name and ask nothing else of it:
 
     register(StrategyInfo(name="echo", summary="...", settings=EchoSettings, build=make_echo, uses_kg=False))
     strategy = build_strategy("echo", model, kg=None, settings={"loud": True})
     result = strategy.ask("Is the sky blue?", RunOptions(sampling=Sampling(temperature=0.7, seed=3)))
 
 Sampling, budget and the event callback come with each call (`RunOptions`), so one strategy object
-serves a whole evaluation run.
+serves a whole evaluation run. Installed packages add strategies through the entry-point group
+`arkg.strategies` (each entry names a StrategyInfo), loaded when the registry is first read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from dataclasses import dataclass, field
 from enum import Enum
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, computed_field, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    ValidationError,
+    ValidationInfo,
+    computed_field,
+    field_validator,
+)
 
 from arkg.agents.question import is_claim, is_yes_no_question
+from arkg.agents.trace import Trace
+from arkg.agents.view import View
 from arkg.errors import ArkgError
 from arkg.graph.model import KnowledgeGraph
 from arkg.llm.base import ChatModel, Usage
@@ -94,9 +107,16 @@ class Result(BaseModel):
     commonsense: list[str] = Field(default_factory=list)
     # Why the strategy stopped (its own wording; "the run budget was spent" when the budget ended it).
     stop_reason: str = "done"
-    # The strategy's typed trace, exported with `model_dump(mode="json")`.
-    trace: Any = None
+    # The strategy's typed trace, exported with `model_dump(mode="json")` and read back by strategy name.
+    trace: SerializeAsAny[Trace] | None = None
     usage: Usage = Field(default_factory=Usage)
+
+    @field_validator("trace", mode="before")
+    @classmethod
+    def _typed_trace(cls, trace: Any, info: ValidationInfo) -> Any:
+        if isinstance(trace, Mapping) and "strategy" in info.data:
+            return read_trace(info.data["strategy"], trace)
+        return trace
 
     @computed_field
     @property
@@ -123,20 +143,89 @@ Builder = Callable[[ChatModel, KnowledgeGraph | None, Any], Strategy]
 
 @dataclass(frozen=True)
 class StrategyInfo:
+    """Everything the rest of arkg asks of a strategy."""
+
     name: str
     summary: str  # one line, shown in --help and listings
     settings: type[BaseModel]
     build: Builder
     uses_kg: bool = True
     max_tokens: int = 256  # default token budget of one model call
+    trace_type: type[Trace] = Trace  # what a saved trace of the strategy is read back as
+    view: View = field(default_factory=View)  # how its events and finished runs read, in the terminal and on the page
+    # Where `arkg synth` finds the strategy's teacher, as "module:attribute" (an arkg.synth.lessons.Lesson);
+    # imported only when pairs are made, so the strategy itself never loads the synthesis code. None: not taught.
+    teacher: str | None = None
+    # The shipped LoRA adapter tuned for the strategy (a name of arkg.data.TUNED_ADAPTERS), if one is.
+    tuned_adapter: str | None = None
 
 
-REGISTRY: dict[str, StrategyInfo] = {}
+PLUGIN_GROUP = "arkg.strategies"
+
+
+class Registry(MutableMapping[str, StrategyInfo]):
+    """The strategies by name: the built-in ones, then those of installed plugins, loaded on first read.
+
+    A plugin that cannot be loaded is left out, and asking for it by name is an error naming its entry point."""
+
+    def __init__(self) -> None:
+        self._infos: dict[str, StrategyInfo] = {}
+        self._broken: dict[str, str] = {}  # entry-point name -> why it could not be loaded
+        self._plugins_loaded = False
+
+    def __getitem__(self, name: str) -> StrategyInfo:
+        self._load_plugins()
+        if name not in self._infos and name in self._broken:
+            raise ArkgError(self._broken[name])
+        return self._infos[name]
+
+    def __setitem__(self, name: str, info: StrategyInfo) -> None:
+        self._infos[name] = info
+
+    def __delitem__(self, name: str) -> None:
+        del self._infos[name]
+
+    def __iter__(self) -> Iterator[str]:
+        self._load_plugins()
+        return iter(self._infos)
+
+    def __contains__(self, name: object) -> bool:
+        self._load_plugins()
+        return name in self._infos
+
+    def __len__(self) -> int:
+        self._load_plugins()
+        return len(self._infos)
+
+    def _load_plugins(self) -> None:
+        if self._plugins_loaded:
+            return
+        self._plugins_loaded = True
+        for entry in entry_points(group=PLUGIN_GROUP):
+            try:
+                info = _plugin_info(entry)
+                if self._infos.setdefault(info.name, info) is not info:
+                    raise ArkgError(f"a strategy named {info.name!r} is registered already")
+            except Exception as error:  # a broken plugin must not take the other strategies with it
+                self._broken[entry.name] = (
+                    f"the strategy plugin {entry.name!r} (entry point {entry.name} = {entry.value} in group "
+                    f"{PLUGIN_GROUP}) cannot be loaded: {type(error).__name__}: {error}"
+                )
+
+
+def _plugin_info(entry: EntryPoint) -> StrategyInfo:
+    loaded = entry.load()
+    if not isinstance(loaded, StrategyInfo):
+        raise ArkgError(f"{entry.value} is a {type(loaded).__name__}, not an arkg.agents.StrategyInfo")
+    return loaded
+
+
+REGISTRY = Registry()
 
 
 def register(info: StrategyInfo, *, replace: bool = False) -> StrategyInfo:
     """Add a strategy to the registry (an existing name is an error unless `replace`)."""
-    if info.name in REGISTRY and not replace:
+    if info.name in REGISTRY._infos and not replace:
         raise ArkgError(f"a strategy named {info.name!r} is registered already")
     REGISTRY[info.name] = info
     return info
@@ -151,6 +240,17 @@ def strategy_info(name: str) -> StrategyInfo:
         return REGISTRY[name]
     except KeyError:
         raise ArkgError(f"unknown strategy {name!r}; choose one of: {', '.join(REGISTRY)}") from None
+
+
+def read_trace(strategy: str, data: Mapping[str, Any]) -> Trace:
+    """A saved trace (its JSON) read back as the trace type its strategy registered; a strategy no longer
+    registered gives the generic Trace. A wrapper's trace (an abstention policy's) is read as its own type."""
+    if data.get("kind") == "abstention":
+        from arkg.agents.abstention import AbstentionTrace  # it wraps Results, so it cannot be imported above
+
+        return AbstentionTrace.model_validate(data)
+    trace_type = REGISTRY[strategy].trace_type if strategy in REGISTRY else Trace
+    return trace_type.model_validate({"strategy": strategy, **data})
 
 
 def strategy_settings(name: str, values: BaseModel | Mapping[str, Any] | None = None) -> BaseModel:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from importlib.metadata import version
 from typing import Annotated
 
+import click
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
 
-from arkg.cli import ask, evaluate, geo, kg, mcp, serve, synth, tune
 from arkg.cli.errors import EXIT_INTERRUPTED, show_error
 from arkg.text import clip, one_line
 
@@ -19,20 +21,45 @@ from arkg.text import clip, one_line
 EXIT_INTERNAL_ERROR = 70
 DEBUG_VARIABLE = "ARKG_DEBUG"
 
+# Each command, in the order `arkg --help` lists them, and the module under arkg.cli whose register()
+# adds it. A module is imported when one of its commands runs: `arkg kg load` then skips importing
+# the agents, the server and the trainer (over a second). `arkg --help` imports them all.
+_COMMAND_MODULES = {
+    "ask": "ask",
+    "eval": "evaluate",
+    "report": "evaluate",
+    "mcp": "mcp",
+    "serve": "serve",
+    "synth": "synth",
+    "tune": "tune",
+    "merge-adapters": "tune",
+    "kg": "kg",
+    "geo": "geo",
+}
+
+
+class _CommandsOnDemand(TyperGroup):
+    """The top-level command group, which imports a command's module when the command is looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(_COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _COMMAND_MODULES:
+            module = importlib.import_module(f"arkg.cli.{_COMMAND_MODULES[cmd_name]}")
+            registered = typer.Typer()
+            module.register(registered)
+            self.commands.update(typer.main.get_group(registered).commands)
+        return super().get_command(ctx, cmd_name)
+
+
 app = typer.Typer(
     name="arkg",
+    cls=_CommandsOnDemand,
     help="Answer questions over a knowledge graph with an LLM agent whose factual steps cite KG triples.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-app.add_typer(kg.app, name="kg")
-ask.register(app)
-evaluate.register(app)
-geo.register(app)
-mcp.register(app)
-serve.register(app)
-synth.register(app)
-tune.register(app)
 
 
 def _print_version(value: bool) -> None:

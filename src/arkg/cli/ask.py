@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from arkg.agents import REGISTRY, Budget, Query, strategy_info
+from arkg.agents import DEFAULT_STRATEGY, REGISTRY, Budget, Query, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
@@ -36,7 +36,7 @@ def ask(
     ],
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"How to answer: {', '.join(REGISTRY)}.")
-    ] = "ark",
+    ] = DEFAULT_STRATEGY,
     db: Annotated[
         str | None, typer.Option("--db", help="The KG: an arkg SQLite store, a SPARQL endpoint as wikidata:URL or rdf:URL, or a Bolt server as bolt://HOST:PORT. Default: the bundled sample KG.")
     ] = None,
@@ -52,8 +52,8 @@ def ask(
         SelectionMode | None, typer.Option(help="free: names checked after the fact (the paper); constrained: valid picks only.")
     ] = None,
     edges: Annotated[EdgeSet | None, typer.Option(help="Explore outgoing edges only (the paper) or incoming ones too.")] = None,
-    k_max: Annotated[int | None, typer.Option("--k-max", min=1, help="ARK: reasoning steps at most.")] = None,
-    c_max: Annotated[int | None, typer.Option("--c-max", min=1, help="ARK: attempts per decision at most.")] = None,
+    k_max: Annotated[int | None, typer.Option("--k-max", min=1, help="Reasoning steps at most (strategies with k_max).")] = None,
+    c_max: Annotated[int | None, typer.Option("--c-max", min=1, help="Attempts per decision at most (strategies with c_max).")] = None,
     setting: Annotated[
         list[str] | None,
         typer.Option("--set", help="Any setting of the strategy as NAME=VALUE (repeat), e.g. --set max_depth=3."),
@@ -89,11 +89,11 @@ def ask(
         sampling = Sampling(temperature=temperature, seed=seed, max_tokens=info.max_tokens)
         budget = Budget(max_calls=max_calls, max_tokens=max_total_tokens)
         abstention = Abstention(grounded=grounded, samples=samples, agreement=agreement, temperature=sample_temperature)
-        if (hint := adapter_hint(model, strategy)) is not None:
+        if (hint := adapter_hint(model, strategy, info.tuned_adapter)) is not None:
             Console(stderr=True).print(f"note: {hint}", style="yellow", highlight=False)
         with nullcontext() if as_json else console.status("Opening the knowledge graph and the model"):
             session = Session(db, model, cache=not no_cache, timeout=timeout, retries=retries)
-        on_event = None if as_json else (lambda event: console.print(describe(event)))
+        on_event = None if as_json else (lambda event: console.print(describe(event, info.view)))
         try:
             with session:
                 result = session.ask(

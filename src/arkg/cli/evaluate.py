@@ -21,7 +21,7 @@ from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Retries, Sa
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.cli.tables import print_table
 from arkg.eval.report import SystemReport, build_report
-from arkg.eval.report_render import notes, report_tables, write_report
+from arkg.eval.report_render import notes, report_tables, warnings, write_report
 from arkg.eval.results import check_results_target
 from arkg.eval.runner import DEFAULT_MAX_UNAVAILABLE, RunSummary, StopReason, run_evaluation
 from arkg.eval.question_graphs import Perturbation
@@ -45,15 +45,19 @@ EXIT_CODES = f"""Exit status:
 
 
 def evaluate(
-    dataset: Annotated[
-        Path,
-        typer.Option(
-            "--dataset",
-            help="A CoLoTa JSON file (e.g. CR-LT-QA.json), an ARK-V1 per-question JSONL file, or arkg geography questions.",
-        ),
-    ],
     strategy: Annotated[str, typer.Option("--strategy", "-s", help=f"A registered strategy: {', '.join(REGISTRY)}.")],
     out: Annotated[Path, typer.Option("--out", help="Results file (JSON lines), appended to as questions finish.")],
+    dataset_file: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="DATASET",
+            help="The questions: CoLoTa, RoG/GCR (WebQSP, CWQ), ARK-V1, MetaQA, arkg geography, or a file of your own "
+            "(JSON lines, JSON or CSV with a `question` column); the format is told from the content "
+            "(docs/question-formats.md).",
+            show_default=False,
+        ),
+    ] = None,
+    dataset: Annotated[Path | None, typer.Option("--dataset", help="The same as DATASET.", show_default=False)] = None,
     model: Annotated[str, typer.Option("--model", help="Model spec, e.g. llamacpp (bundled), openai:MODEL@URL.")] = "llamacpp",
     runs: Annotated[int, typer.Option("--runs", min=1, help="Runs per question; run r samples with seed S+r.")] = 1,
     temperature: Annotated[float, typer.Option("--temperature", **TEMPERATURE_RANGE, help="Sampling temperature (0-2).")] = 0.0,
@@ -66,6 +70,10 @@ def evaluate(
     edges: Annotated[EdgeSet | None, typer.Option("--edges", help="Explore outgoing edges only, or both directions.")] = None,
     setting: Annotated[list[str] | None, typer.Option("--set", help="Any setting of the strategy as NAME=VALUE (repeat).")] = None,
     db: Annotated[str | None, typer.Option("--db", help="This KG (SQLite store, or wikidata:URL / rdf:URL) instead of the data set's gold triples.")] = None,
+    kb: Annotated[
+        Path | None,
+        typer.Option("--kb", help="This KG file (any format `arkg kg load` reads, e.g. MetaQA's kb.txt), loaded in memory for the run."),
+    ] = None,
     neighbourhoods: Annotated[
         Path | None,
         typer.Option(
@@ -96,6 +104,7 @@ def evaluate(
 ) -> None:
     """Run a strategy over a data set; each answer is saved as soon as it is known."""
     with user_errors():
+        dataset = _dataset_path(dataset_file, dataset)
         damaged = check_results_target(out, resume)
         if damaged:
             console.print(f"[yellow]Note:[/yellow] {escape(one_line(damaged))}")
@@ -103,7 +112,7 @@ def evaluate(
         try:
             plan = plan_evaluation(
                 dataset, strategy, model,
-                temperature=temperature, seed=seed, max_tokens=max_tokens, settings=overrides, db=db,
+                temperature=temperature, seed=seed, max_tokens=max_tokens, settings=overrides, db=db, kb=kb,
                 neighbourhoods=neighbourhoods, perturbation=perturb,
                 ids=_question_ids(ids), limit=limit, concurrency=concurrency, cache=not no_cache,
                 timeout=timeout, retries=retries,
@@ -120,7 +129,15 @@ def evaluate(
             summary = _run(plan, out, runs=runs, resume=resume, max_unavailable=max_unreachable)
         finally:
             plan.close()
-        _conclude(summary, out, max_unreachable)
+        _conclude(summary, out, max_unreachable, scored=plan.dataset.scored)
+
+
+def _dataset_path(argument: Path | None, option: Path | None) -> Path:
+    if argument is not None and option is not None:
+        raise typer.BadParameter("give the data set once: as DATASET or as --dataset", param_hint="'DATASET'")
+    if argument is None and option is None:
+        raise typer.BadParameter("name the questions to evaluate: arkg eval DATASET ...", param_hint="'DATASET'")
+    return argument or option
 
 
 def _prefetch(plan: EvalPlan) -> None:
@@ -179,7 +196,7 @@ def _run(plan: EvalPlan, out: Path, *, runs: int, resume: bool, max_unavailable:
         os._exit(EXIT_INTERRUPTED)
 
 
-def _conclude(summary: RunSummary, out: Path, max_unavailable: int) -> None:
+def _conclude(summary: RunSummary, out: Path, max_unavailable: int, *, scored: bool) -> None:
     """Say how the run ended; exit with the status that tells it (see EXIT_CODES)."""
     where = escape(str(out))
     dropped = f"; {summary.cut_short} question(s) in progress were dropped" if summary.cut_short else ""
@@ -197,7 +214,10 @@ def _conclude(summary: RunSummary, out: Path, max_unavailable: int) -> None:
         )
         raise typer.Exit(EXIT_SERVER_DOWN)
     console.print(f"{summary.done} answered, {summary.skipped} already in {where}, {summary.failed} failed.")
-    _print_tables([out])
+    if scored:
+        _print_tables([out])
+    else:
+        console.print(f"No gold answers in the data set: the predictions are in {where}, nothing was scored.")
     if summary.failed:
         stderr.print(
             f"[red]{summary.failed} question(s) ended in an error[/red] (the `error` field of their records in "
@@ -211,7 +231,8 @@ def report(
     markdown: Annotated[Path | None, typer.Option("--md", help="Write a Markdown report with plots (PNG) beside it.")] = None,
     html: Annotated[Path | None, typer.Option("--html", help="Write an HTML report with plots (PNG) beside it.")] = None,
 ) -> None:
-    """Table III-style metrics, accuracy by reasoning strategy, and optionally a report file with plots."""
+    """Table III-style metrics with 95% intervals and constant baselines, open-question metrics (Hits@1, exact
+    match, F1), paired McNemar tests, accuracy by reasoning strategy; optionally a report file with plots."""
     with user_errors():
         outputs = [(path, as_html) for path, as_html in ((markdown, False), (html, True)) if path is not None]
         for path, _ in outputs:
@@ -223,12 +244,20 @@ def report(
 
 
 def _print_tables(results: list[Path]) -> list[SystemReport]:
-    systems = build_report(results)
+    systems = build_report(results, on_unscored=_unscored)
+    if not systems:
+        return systems
     for table in report_tables(systems):
         print_table(console, table)
+    for warning in warnings(systems):
+        console.print(f"[yellow]Warning:[/yellow] {escape(one_line(warning))}")
     for note in notes(systems):
         console.print(f"[dim]- {escape(one_line(note))}[/dim]")
     return systems
+
+
+def _unscored(path: Path) -> None:
+    console.print(f"{escape(str(path))}: no gold answers (questions asked without them): predictions only, nothing to score.")
 
 
 def register(app: typer.Typer) -> None:

@@ -22,7 +22,6 @@ from rich.text import Text
 
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.errors import ArkgError, EntityNotFound
-from arkg.eval.colota import load_dataset
 from arkg.graph import Direction, KnowledgeGraph, SQLiteGraph, Triple, open_graph
 from arkg.graph.model import GraphInventory
 from arkg.graph.sqlite_store import LoadReport, NameDuplicates
@@ -49,6 +48,8 @@ _COLOTA_START = re.compile(rb"\[\s*\{")
 
 def _read_colota(path: Path) -> Iterator[Record]:
     """The gold triples of a CoLoTa data set (all entries, without repeats), as arkg.eval reads them."""
+    from arkg.eval.colota import load_dataset  # imported here: arkg.eval takes a second, which other loads skip
+
     read_json(path, item="entry")  # the checks every JSON loader makes (duplicate keys, nesting, ...)
     for triple in load_dataset(path).triples:
         yield triple.head, triple.relation, triple.tail, triple.props
@@ -402,3 +403,8 @@ def _props_text(triple: Triple) -> Text:
 from arkg.cli import kg_fetch  # noqa: E402
 
 kg_fetch.register(app)
+
+
+def register(app_: typer.Typer) -> None:
+    """Add the `kg` command group to the main CLI."""
+    app_.add_typer(app, name="kg")

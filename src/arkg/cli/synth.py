@@ -13,24 +13,25 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from arkg.agents.ark import ArkSettings
-from arkg.agents.kaping import KapingSettings
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.tables import print_table
 from arkg.errors import ArkgError
 from arkg.synth import SynthOptions, Variant, colota_source, geo_source, parse_split, sample_source, synthesize
+from arkg.synth.domains import DEFAULT_PER_TEMPLATE, TRAINING_DOMAINS
 from arkg.synth.figures import failures_table, pairs_table, sources_table
-from arkg.synth.pipeline import ARK, KAPING, KG_AGENT
+from arkg.synth.pipeline import shared_settings
+from arkg.synth.teachers import taught_strategies
 from arkg.synth.run import JOURNAL_SUFFIX, SynthReport
 from arkg.synth.run import Progress as SynthProgress
 from arkg.synth.sources.base import Source
+from arkg.synth.sources.domains import domains_source
 from arkg.synth.split import RULES, SplitRule
 
 console = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)
 
-STRATEGIES = (ARK, KAPING, KG_AGENT)
+STRATEGIES = taught_strategies()
 
 
 def synth(
@@ -40,7 +41,12 @@ def synth(
     geo_db: Annotated[Path | None, typer.Option("--geo-db", help="The geography KG (`arkg geo build`).")] = None,
     geo_questions: Annotated[Path | None, typer.Option("--geo-questions", help="Questions over it (`arkg geo questions`).")] = None,
     sample: Annotated[bool, typer.Option("--sample", help="The bundled sample KG and its questions.")] = False,
-    split: Annotated[str, typer.Option("--split", help=f"Which questions to use: {', '.join(RULES)} (see the README).")] = "default",
+    domains: Annotated[
+        int,
+        typer.Option("--domains", min=0, max=len(TRAINING_DOMAINS), help=f"The first N of the {len(TRAINING_DOMAINS)} fictional training domains (docs/synth-domains.md), seeded by --seed."),
+    ] = 0,
+    domain_questions: Annotated[int, typer.Option("--domain-questions", min=1, help="Questions per template and domain, with --domains.")] = DEFAULT_PER_TEMPLATE,
+    split: Annotated[str, typer.Option("--split", help=f"Which questions to use: {', '.join(RULES)} (see docs/tuning.md).")] = "default",
     exclude: Annotated[Path | None, typer.Option("--exclude", help="A file of question ids (one per line) never to use.")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the fact-reading variants: the same seed gives the same file.")] = 0,
     strategy: Annotated[list[str] | None, typer.Option("--strategy", "-s", help=f"Strategies to write pairs for (repeat): {', '.join(STRATEGIES)}.")] = None,
@@ -63,8 +69,8 @@ def synth(
             raise typer.BadParameter(f"{', '.join(unknown)}; choose from {', '.join(STRATEGIES)}", param_hint="'--strategy'")
         if (geo_db is None) != (geo_questions is None):
             raise ArkgError("--geo-db and --geo-questions go together: the questions are read over that KG")
-        if colota is None and geo_db is None and not sample:
-            raise ArkgError("no source given: use --colota FILE, --geo-db DB --geo-questions FILE, or --sample")
+        if colota is None and geo_db is None and not sample and not domains:
+            raise ArkgError("no source given: use --colota FILE, --geo-db DB --geo-questions FILE, --sample, or --domains N")
         rule = parse_split(split, exclude)
         options = SynthOptions(
             strategies=chosen,
@@ -73,12 +79,14 @@ def synth(
             seed=seed,
             plan=plan,
             retries=retries,
-            ark=ArkSettings(compare_values=compare_values, edges=edges),
-            kaping=KapingSettings(edges=edges),
+            settings=shared_settings(chosen, compare_values=compare_values, edges=edges),
         )
         with ExitStack() as stack:
             sources: list[Source] = []
-            for open_source in _openers(colota, geo_db, geo_questions, sample):
+            openers = _openers(colota, geo_db, geo_questions, sample)
+            if domains:
+                openers.append(lambda: domains_source(domains, seed, domain_questions))
+            for open_source in openers:
                 source = open_source()
                 stack.callback(source.close)
                 sources.append(source)

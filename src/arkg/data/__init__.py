@@ -75,10 +75,6 @@ TUNED_ADAPTERS = {
 }
 
 
-# The shipped adapter tuned for each strategy that has one.
-TUNED_FOR = {"ark": "tuned", "kg-agent": "tuned-kg-agent"}
-
-
 def tuned_adapter_path(name: str = "tuned") -> Path:
     """A tuned adapter shipped with arkg (the model spec `llamacpp:NAME`); its provenance is the path
     with the suffix .json."""
@@ -87,4 +83,4 @@ def tuned_adapter_path(name: str = "tuned") -> Path:
     return Path(str(files(__package__) / TUNED_ADAPTERS[name]))
 
 
-__all__ = ["SAMPLE_QUESTIONS", "TUNED_ADAPTERS", "TUNED_FOR", "SampleQuestion", "sample_graph_path", "tuned_adapter_path"]
+__all__ = ["SAMPLE_QUESTIONS", "TUNED_ADAPTERS", "SampleQuestion", "sample_graph_path", "tuned_adapter_path"]

@@ -7,9 +7,9 @@
 Two checks hold for every strategy: the cited triple exists in the KG, and the model was shown it:
 its fact line stood in the prompt of some model call of the run (ModelCall.shown), or, for a
 strategy whose prompts show facts in another form, it is among the triples its trace says it showed
-(`shown_triples`: KG-Agent lists a step as its line and result values). Strategies whose traces can
-say more (ARK's `unverified_citations`: each citation against the prompt of the very step that cited
-it) add their own findings.
+(`Trace.shown_triples`: KG-Agent lists a step as its line and result values). Strategies whose traces
+can say more (ARK's `Trace.unverified_citations`: each citation against the prompt of the very step
+that cited it) add their own findings.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from arkg.agents.strategy import Basis, Result
-from arkg.agents.trace import ModelCall
 from arkg.agents.triple_keys import identity, triple_text
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 
@@ -29,9 +28,10 @@ class Grounding(BaseModel):
 
 def check_grounding(result: Result, kg: KnowledgeGraph | None) -> Grounding:
     violations: list[str] = []
-    shown_triples = getattr(result.trace, "shown_triples", None)
-    shown_keys = {identity(triple) for triple in shown_triples()} if callable(shown_triples) else None
-    shown = [] if shown_keys is not None else [call.shown for call in model_calls(result.trace)]
+    trace = result.trace
+    shown_triples = trace.shown_triples() if trace is not None else None
+    shown_keys = {identity(triple) for triple in shown_triples} if shown_triples is not None else None
+    shown = [call.shown for call in trace.calls] if trace is not None and shown_keys is None else []
     for item in result.cited_triples:
         triple = Triple(item["head"], item["relation"], item["tail"], dict(item.get("props") or {}))
         text = triple_text(triple)
@@ -40,13 +40,6 @@ def check_grounding(result: Result, kg: KnowledgeGraph | None) -> Grounding:
         seen = identity(triple) in shown_keys if shown_keys is not None else any(text in prompt for prompt in shown)
         if not seen:
             violations.append(f"{text}: cited but never shown to the model")
-    per_step = getattr(result.trace, "unverified_citations", None)
-    if callable(per_step):
-        violations += per_step()
+    if trace is not None:
+        violations += trace.unverified_citations()
     return Grounding(basis=result.basis, violations=violations)
-
-
-def model_calls(trace: object) -> list[ModelCall]:
-    """The model calls a strategy's trace recorded (traces expose them as `calls`)."""
-    calls = getattr(trace, "calls", None)
-    return list(calls) if calls is not None else []

@@ -65,7 +65,7 @@ class Record(BaseModel):
     model: str
     settings: dict[str, Any]
     answer: bool | str | None
-    gold: bool | int | float | list[str]
+    gold: bool | int | float | list[str] | None  # None: a question asked without a gold answer, not scored
     correct: bool
     reasoning_strategies: list[str]
     explanation: str = ""

@@ -57,6 +57,8 @@ class RunSummary:
     total: int
     skipped: int
     done: int = 0
+    # Answers that had a gold answer to be scored against (a batch of questions has none), and the right ones.
+    scored: int = 0
     correct: int = 0
     failed: int = 0
     # Questions in flight when the run was stopped: not recorded, answered again on resume.
@@ -69,7 +71,7 @@ class RunSummary:
 
     @property
     def running_accuracy(self) -> float | None:
-        return self.correct / self.done if self.done else None
+        return self.correct / self.scored if self.scored else None
 
     @property
     def eta_s(self) -> float | None:
@@ -143,6 +145,7 @@ def run_evaluation(
             record = outcome.record
             writer.append(record)
             summary.done += 1
+            summary.scored += record.gold is not None
             summary.correct += record.correct
             summary.failed += record.error is not None
             summary.usage += record.usage
@@ -207,8 +210,9 @@ def _execute(
 def _answer(task: Task, setup: QuestionSetup, config: RunConfig, stop: threading.Event) -> _Outcome:
     sampling = Sampling(temperature=config.temperature, seed=task.seed, max_tokens=config.max_tokens)
     question = task.question
-    # The gold answer says what kind of answer is asked for: yes/no (also for claims) or open.
-    kind = AnswerKind.YES_NO if question.yes_no else AnswerKind.OPEN
+    # The gold answer says what kind of answer is asked for: yes/no (also for claims) or open; without
+    # one the strategy tells it from the question.
+    kind = AnswerKind.AUTO if question.answer is None else AnswerKind.YES_NO if question.yes_no else AnswerKind.OPEN
     query = Query(text=question.text, kind=kind, claim=question.claim)
     started = time.perf_counter()
     # The events so far are all that is left of a question that ends in an error: kept as its trace.
@@ -228,7 +232,7 @@ def _answer(task: Task, setup: QuestionSetup, config: RunConfig, stop: threading
         settings=config.settings,
         answer=None if result is None else result.answer,
         gold=question.answer,
-        correct=result is not None and is_correct(result.answer, question.answer),
+        correct=result is not None and question.answer is not None and is_correct(result.answer, question.answer),
         reasoning_strategies=list(question.strategies),
         explanation="" if result is None else result.explanation,
         usage=Usage() if result is None else result.usage,

@@ -25,7 +25,6 @@ the same file at once load it once: the "already loaded" check runs inside the w
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import os
@@ -46,6 +45,7 @@ from arkg.errors import ArkgError, EntityNotFound, LoadError
 from arkg.graph.loaders import Record, detect_format, read_records
 from arkg.graph.matching import fold, rank
 from arkg.graph.model import Direction, EntityCount, KGStats, Match, PropValue, RelationCount, Triple
+from arkg.graph.sqlite_writer import EdgeKeys, EdgeWriter, encode_props, gc_paused
 
 APPLICATION_ID = 0x61726B67  # "arkg": marks a SQLite file as an arkg store
 SCHEMA_VERSION = 2
@@ -162,7 +162,7 @@ _RELATION_COUNTS_V1_SQL = (  # a version 1 store opened read-only keeps no count
 _FOLD_SQL = "CASE WHEN name GLOB '*[^ -~]*' OR instr(name, '  ') THEN arkg_fold(name) ELSE lower(trim(name)) END"
 _NAMES_FOLDED_AS = "SELECT e.name FROM entity_folded f JOIN entities e ON e.id = f.id WHERE f.folded = ? ORDER BY e.name"
 _DUPLICATE_EXAMPLES = 3
-# Keeps the first of edges that are the same edge (a file that holds an edge twice).
+# Keeps the first of edges that are the same edge (a version 1 store could hold an edge twice).
 _DELETE_REPEATED_EDGES = "DELETE FROM edges WHERE id NOT IN (SELECT min(id) FROM edges GROUP BY head, rel, tail, props)"
 
 _TRIGRAM = 3  # the FTS5 trigram index cannot match anything shorter
@@ -368,7 +368,7 @@ class SQLiteGraph:
         with self._writing_file(path):
             self._conn.execute("CREATE TEMP TABLE gone_keys(head, rel, tail, props)")
             count = 0
-            lookup = _EdgeKeys(self._conn)
+            lookup = EdgeKeys(self._conn)
             iterator = iter(read_records(path, format))
             while batch := list(islice(iterator, BATCH_SIZE)):
                 self._conn.executemany("INSERT INTO gone_keys VALUES (?, ?, ?, ?)", lookup.existing(batch))
@@ -433,40 +433,26 @@ class SQLiteGraph:
 
     def _bulk_insert(self, records: Iterable[Record], progress: Callable[[int], None] | None) -> int:
         """Insert inside the caller's transaction, keeping relation counts; returns the number of records."""
-        before = self._newest_edge()
-        empty = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM entities)")
-        if empty:
+        bulk = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM entities)")
+        if bulk:
             for index in _LOOKUP_INDEXES:
                 self._conn.execute(f"DROP INDEX {index}")
-        writer = _EdgeWriter(self._conn, look_up_existing=not empty)
+        writer = EdgeWriter(self._conn, bulk)
         count = 0
         iterator = iter(records)
-        with _gc_paused():
+        with gc_paused():
             while batch := list(islice(iterator, BATCH_SIZE)):
                 writer.write(batch)
                 count += len(batch)
                 if progress is not None:
                     progress(count)
-        if empty:
-            self._create_lookup_indexes()
-        self._conn.execute(
-            "UPDATE relations SET edges = relations.edges + added.n FROM"
-            " (SELECT rel, count(*) AS n FROM edges WHERE id > ? GROUP BY rel) AS added"
-            " WHERE relations.id = added.rel",
-            (before,),
-        )
+        if bulk:  # the edge key last: edges that the file repeated are dropped first, found through edges_in
+            for index in ("entities_name", "edges_in"):
+                self._conn.execute(_LOOKUP_INDEXES[index])
+            writer.drop_repeats()
+            self._conn.execute(_LOOKUP_INDEXES["edges_key"])
+        writer.count_relations()
         return count
-
-    def _create_lookup_indexes(self) -> None:
-        """Build the indexes dropped for a bulk load; the edge key first drops edges the file repeated."""
-        for name, statement in _LOOKUP_INDEXES.items():
-            try:
-                self._conn.execute(statement)
-            except sqlite3.IntegrityError:
-                if name != "edges_key":
-                    raise
-                self._conn.execute(_DELETE_REPEATED_EDGES)
-                self._conn.execute(statement)
 
     def _newest_edge(self) -> int:
         return self._scalar("SELECT coalesce(max(id), 0) FROM edges")
@@ -792,124 +778,12 @@ def _upgrade_from_v1(conn: sqlite3.Connection) -> Upgrade:
 
 
 def _canonical_props(props: str | None) -> str:
-    return _encode_props(json.loads(props)) if props else ""
-
-
-class _EdgeWriter:
-    """Interns names to ids and appends edges that the store does not hold yet, batch by batch,
-    inside the caller's transaction."""
-
-    def __init__(self, conn: sqlite3.Connection, look_up_existing: bool) -> None:
-        self._conn = conn
-        self._entities = _Interner(conn, "entities", look_up_existing)
-        self._relations = _Interner(conn, "relations", look_up_existing=True)
-
-    def write(self, records: list[Record]) -> None:
-        # One comprehension with bound lookups: per-record Python work is what limits a bulk load.
-        entity_id, new_entity = self._entities.ids.get, self._entities.add
-        relation_id, new_relation = self._relations.ids.get, self._relations.add
-        edges = [
-            (
-                entity_id(head) or new_entity(head),
-                relation_id(relation) or new_relation(relation),
-                entity_id(tail) or new_entity(tail),
-                _encode_props(props) if props else "",
-            )
-            for head, relation, tail, props in records
-        ]
-        self._entities.flush()
-        self._relations.flush()
-        self._conn.executemany("INSERT OR IGNORE INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)", edges)
-
-
-class _EdgeKeys:
-    """The stored form of records (ids, canonical props), for edges whose names the store has."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._entities = _Interner(conn, "entities", look_up_existing=True)
-        self._relations = _Interner(conn, "relations", look_up_existing=True)
-
-    def existing(self, records: list[Record]) -> Iterator[tuple[int, int, int, str]]:
-        entity, relation = self._entities.existing_id, self._relations.existing_id
-        for head, rel, tail, props in records:
-            key = (entity(head), relation(rel), entity(tail), _encode_props(props) if props else "")
-            if key[0] and key[1] and key[2]:
-                yield key
-
-
-class _Interner:
-    """name -> id for one table, remembering the names of this load in memory."""
-
-    def __init__(self, conn: sqlite3.Connection, table: str, look_up_existing: bool) -> None:
-        self._conn = conn
-        self._lookup = f"SELECT id FROM {table} WHERE name = ?" if look_up_existing else None
-        self._insert = f"INSERT INTO {table}(id, name) VALUES (?, ?)"
-        # Above every id the search index has seen too: an id freed by a removal is not given again,
-        # so a new name never takes the place of a forgotten one in the index.
-        self._next_id = conn.execute(
-            f"SELECT max(coalesce(max(id), 0), (SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'))"
-            f" + 1 FROM {table}"
-        ).fetchone()[0]
-        self._pending: list[tuple[int, str]] = []
-        self.ids: dict[str, int] = {}
-
-    def add(self, name: str) -> int:
-        """The id of a name not seen before in this load (ids start at 1, so `ids.get(name) or add(name)`).
-
-        Names are trimmed of surrounding white space (so " Ada " is "Ada"); only here, once per
-        distinct name as written, so the per-record path stays a dictionary lookup.
-        """
-        trimmed = name.strip()
-        found = self.ids.get(trimmed) or self._stored_id(trimmed)
-        if found is None:
-            found = self._next_id
-            self._next_id += 1
-            self._pending.append((found, trimmed))
-        self.ids[name] = self.ids[trimmed] = found
-        return found
-
-    def existing_id(self, name: str) -> int | None:
-        """The id of a stored name (trimmed as `add` does), or None."""
-        if (found := self.ids.get(name)) is None:
-            found = self._stored_id(name.strip())
-            if found is not None:
-                self.ids[name] = found
-        return found
-
-    def _stored_id(self, name: str) -> int | None:
-        row = self._conn.execute(self._lookup, (name,)).fetchone() if self._lookup else None
-        return row[0] if row else None
-
-    def flush(self) -> None:
-        """Insert the names added since the last flush."""
-        self._conn.executemany(self._insert, self._pending)
-        self._pending.clear()
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (process-wide) for the block.
-
-    A bulk load allocates millions of short-lived records that reference counting frees; the
-    collector's passes triggered by those allocations find nothing and cost ~11% of a 1M load.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+    return encode_props(json.loads(props)) if props else ""
 
 
 def _tidiest_first(name: str) -> tuple[bool, bool, str]:
     """Order for names folded alike: single-spaced first, then ones with capitals, then by name."""
     return name != " ".join(name.split()), name.islower(), name
-
-
-def _encode_props(props: dict[str, PropValue]) -> str:
-    """Canonical JSON (sorted keys): the same props in any order are the same text, so the same edge."""
-    return json.dumps(props, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 def _decode_props(props: str | None) -> dict[str, PropValue]:

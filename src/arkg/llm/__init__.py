@@ -8,7 +8,8 @@ A model spec is one string for CLI and config: `llamacpp` (the bundled SmolLM2-1
 `llamacpp:/path/to/model.gguf`, `openai:MODEL`, `openai:MODEL@http://HOST:PORT/v1`; an openai form
 may go on with options `?timeout=SECONDS&retries=N&body.FIELD=VALUE` (limits of a call, extra
 request fields) and end in `#ENV_VAR` to read the API key from $ENV_VAR instead of $OPENAI_API_KEY
-(ACCEPTED_FORMS lists them as error messages show them).
+(ACCEPTED_FORMS lists them as error messages show them). The spec `test` loads no model: every
+request gets the smallest reply that fits it (arkg.llm.testing.TestModel), for testing a pipeline.
 
 open_model puts the model behind a SQLite response cache: $ARKG_CACHE_DIR/responses.sqlite, else
 ($XDG_CACHE_HOME or ~/.cache)/arkg/responses.sqlite; cache=False switches it off, a path picks the file.
@@ -26,6 +27,7 @@ from arkg.llm.bundled import bundled_model_path
 from arkg.llm.cache import CachedModel
 from arkg.llm.scripted import ScriptedModel
 from arkg.llm.spec import ACCEPTED_FORMS, ModelSpec, default_cache_path, open_model, parse_model_spec
+from arkg.llm.testing import TestModel
 
 if TYPE_CHECKING:
     from arkg.llm.llamacpp import LlamaCppModel
@@ -55,6 +57,7 @@ __all__ = [
     "OutputSpec",
     "Sampling",
     "ScriptedModel",
+    "TestModel",
     "Usage",
     "bundled_model_path",
     "default_cache_path",

@@ -15,9 +15,9 @@ import openai
 from pydantic import BaseModel, ValidationError, create_model
 
 from arkg.errors import ModelError, ModelUnavailable
-from arkg.llm.attempts import Attempts, retry_after_s
 from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, Sampling, Usage
 from arkg.llm.chat_reply import ChatReply, read_reply
+from arkg.retry import TRANSIENT_STATUSES, CallBudget, RetryPolicy
 from arkg.text import clip, one_line
 
 StructuredMode = Literal["json_schema", "json_object", "auto"]
@@ -39,9 +39,11 @@ class OpenAICompatModel:
     adds server-specific fields to every request, e.g. {"chat_template_kwargs": {"enable_thinking":
     False}} for Qwen3 on vLLM or SGLang; they are part of the cache identity.
 
-    Limits (see arkg.llm.attempts): each attempt waits at most `timeout` seconds for the server; a
-    connection error, a timeout or HTTP 408/409/429/5xx is retried up to `max_retries` times with
-    backoff; one complete() takes at most `timeout × (max_retries + 1)` seconds, re-asks included.
+    Limits (see arkg.retry): each attempt waits at most `timeout` seconds for the server; a request
+    that meets a connection error, a timeout or HTTP 408/409/429/500/502/503/504 is retried up to
+    `max_retries` times with backoff (0.5 s doubling, at most 8 s, up to 25 % shorter at random) or
+    what the server's Retry-After asks; one complete() takes at most `timeout × (max_retries + 1)`
+    seconds, waits and re-asks included, and a wait that would not fit ends the call at once.
     A server that cannot be reached, does not answer in time, or answers 502/503/504 to the last
     attempt raises ModelUnavailable; the message says how many attempts were made in how long.
     Thread-safe: the SDK client is shared by concurrent calls.
@@ -68,7 +70,8 @@ class OpenAICompatModel:
             if base_url is None:
                 raise ModelError(f"OpenAI needs an API key: set the environment variable {api_key_env}")
             api_key = "unused"  # local servers accept any key; the SDK insists on one
-        # The SDK's own retries are off: Attempts retries within the call's time limit.
+        # The SDK's own retries are off: it knows no limit for a whole call, honours Retry-After up to
+        # two minutes per retry, and does not say how many attempts it made.
         self._client = openai.OpenAI(api_key=api_key, base_url=base_url, timeout=timeout, max_retries=0)
         self.model = model
         self.base_url = str(self._client.base_url).rstrip("/")
@@ -77,6 +80,7 @@ class OpenAICompatModel:
         self.max_reasks = max_reasks
         self.timeout = timeout
         self.max_retries = max_retries
+        self.retry_policy = RetryPolicy(retries=max_retries, jitter=0.25)
         self.api_key_env = api_key_env
         self.extra_body = dict(extra_body or {})
         # In "auto" mode: None until the first reply tells whether the server takes json_schema.
@@ -95,9 +99,9 @@ class OpenAICompatModel:
         conversation = _conversation(messages)
         usage = Usage()
         started = time.perf_counter()
-        attempts = Attempts(self.timeout, self.max_retries)
+        budget = CallBudget(self.timeout, self.max_retries)
         for reask in range(self.max_reasks + 1):
-            reply = self._create(conversation, reply_model, sampling, attempts)
+            reply = self._create(conversation, reply_model, sampling, budget)
             usage += reply.usage
             if reply.answer is None:
                 raise self._no_answer(reply, sampling)
@@ -169,17 +173,29 @@ class OpenAICompatModel:
         return arguments
 
     def _create(
-        self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling, attempts: Attempts
+        self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling, budget: CallBudget
     ) -> ChatReply:
-        """One reply from the server, after as many attempts as the limits allow."""
+        """One reply from the server, after as many attempts as the retry policy and the call's budget allow."""
+        retrying = self.retry_policy.retrying(_transient, budget=budget)
+        try:
+            return retrying(self._request, conversation, reply_model, sampling, budget)
+        except openai.APIStatusError as error:
+            raise self._status_error(error, budget) from error
+        except openai.APIConnectionError as error:  # APITimeoutError included
+            raise self._unavailable(error, budget) from error
+
+    def _request(
+        self, conversation: list[dict[str, str]], reply_model: type[BaseModel], sampling: Sampling, budget: CallBudget
+    ) -> ChatReply:
+        """One attempt: a request, or two when the server turns out not to take json_schema."""
         while True:
             use_schema = self._schema_supported is not False
             arguments = self._arguments(conversation, reply_model, sampling, use_schema=use_schema)
-            timeout = attempts.start()
+            timeout = budget.start()
             if timeout is None:
                 raise ModelUnavailable(
-                    f"{self.base_url} did not answer in time: {attempts.summary()} used up the call's limit of "
-                    f"{attempts.limit_s:g} s (timeout {self.timeout:g} s x {self.max_retries + 1} attempts)"
+                    f"{self.base_url} did not answer in time: {budget.summary()} used up the call's limit of "
+                    f"{budget.limit_s:g} s (timeout {self.timeout:g} s x {self.max_retries + 1} attempts)"
                 )
             try:
                 response = self._client.chat.completions.with_raw_response.create(**arguments, timeout=timeout)
@@ -189,28 +205,23 @@ class OpenAICompatModel:
                     # server does): that is an answer, so JSON mode follows at once, with no backoff.
                     self._schema_supported = False
                     continue
-                if error.status_code not in _RETRIED or not attempts.retry(retry_after_s(error.response.headers)):
-                    raise self._status_error(error, attempts) from error
-            except openai.APIConnectionError as error:  # APITimeoutError included
-                if not attempts.retry():
-                    raise self._unavailable(error, attempts) from error
-            else:
-                if use_schema:
-                    self._schema_supported = True
-                # The raw body, not the SDK's parse: that one fails with JSONDecodeError on a broken
-                # body and hands back a str for an HTML page.
-                return read_reply(response.text, self.base_url)
+                raise
+            if use_schema:
+                self._schema_supported = True
+            # The raw body, not the SDK's parse: that one fails with JSONDecodeError on a broken
+            # body and hands back a str for an HTML page.
+            return read_reply(response.text, self.base_url)
 
-    def _unavailable(self, error: openai.APIConnectionError, attempts: Attempts) -> ModelUnavailable:
+    def _unavailable(self, error: openai.APIConnectionError, budget: CallBudget) -> ModelUnavailable:
         limits = f"timeout {self.timeout:g} s per attempt, {self.max_retries} retries"
         if isinstance(error, openai.APITimeoutError):
-            return ModelUnavailable(f"{self.base_url} did not answer: no reply after {attempts.summary()} ({limits})")
+            return ModelUnavailable(f"{self.base_url} did not answer: no reply after {budget.summary()} ({limits})")
         cause = error.__cause__ or error
-        return ModelUnavailable(f"Cannot reach {self.base_url}: {cause} ({attempts.summary()}; {limits})")
+        return ModelUnavailable(f"Cannot reach {self.base_url}: {cause} ({budget.summary()}; {limits})")
 
-    def _status_error(self, error: openai.APIStatusError, attempts: Attempts) -> ModelError:
+    def _status_error(self, error: openai.APIStatusError, budget: CallBudget) -> ModelError:
         hint = f" (is ${self.api_key_env} set?)" if error.status_code == 401 else ""
-        tried = f" ({attempts.summary()})" if attempts.made > 1 or attempts.refusal else ""
+        tried = f" ({budget.summary()})" if budget.made > 1 or budget.refusal else ""
         message = f"{self.base_url} answered HTTP {error.status_code}{hint}: {_server_said(error)}{tried}"
         # Gateways answer these for a server behind them that is down or hanging.
         return (ModelUnavailable if error.status_code in (502, 503, 504) else ModelError)(message)
@@ -228,8 +239,10 @@ def _server_said(error: openai.APIStatusError) -> str:
     return clip(one_line(said)) if said else "(no message)"
 
 
-# Worth another attempt: timeouts, conflicts, rate limits, server errors (as the SDK retries them).
-_RETRIED = frozenset({408, 409, 429, *range(500, 600)})
+def _transient(error: BaseException) -> bool:
+    if isinstance(error, openai.APIStatusError):
+        return error.status_code in TRANSIENT_STATUSES
+    return isinstance(error, openai.APIConnectionError)
 
 
 def _conversation(messages: Sequence[Message]) -> list[dict[str, str]]:

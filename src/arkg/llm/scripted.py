@@ -4,6 +4,9 @@ Part of the public API so that users can test their own pipelines the same way:
 
     model = ScriptedModel.from_replies(["Sablé", "owned by", {"cited": ["T1"], ...}])
     model = ScriptedModel(lambda messages, output, sampling: ...)
+
+A model that needs no script at all, replying minimally to whatever is asked, is
+arkg.llm.testing.TestModel (`--model test` on the command line).
 """
 
 from __future__ import annotations

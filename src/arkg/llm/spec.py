@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import unquote, urlsplit
 
-from arkg.data import TUNED_ADAPTERS, TUNED_FOR, tuned_adapter_path
+from arkg.data import TUNED_ADAPTERS, tuned_adapter_path
 from arkg.errors import SpecError
 from arkg.llm.base import ChatModel
 from arkg.llm.cache import CachedModel
+from arkg.llm.testing import TestModel
 
 ACCEPTED_FORMS = """\
   llamacpp                           the bundled SmolLM2-135M-Instruct (also: no spec at all)
@@ -31,7 +32,9 @@ ACCEPTED_FORMS = """\
   openai:...?body.FIELD=VALUE        option: a field added to each request's body, VALUE read as JSON if it
                                      is JSON (else as text), dots nesting objects; e.g. for Qwen3 on vLLM:
                                      ?body.chat_template_kwargs.enable_thinking=false
-  openai:...#ENV_VAR                 suffix: read the API key from $ENV_VAR instead"""
+  openai:...#ENV_VAR                 suffix: read the API key from $ENV_VAR instead
+  test                               arkg.llm.testing.TestModel: the smallest valid reply to every request,
+                                     no model loaded (for testing a pipeline, not for answers)"""
 
 _ENV_VAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # BASE+ADAPTER: the split is the first "+" right after ".gguf" (or a leading "+": the bundled base),
@@ -45,7 +48,7 @@ class ModelSpec:
     `adapter` a LoRA adapter GGUF path for llamacpp, or the name of one shipped in arkg
     (a key of arkg.data.TUNED_ADAPTERS: `llamacpp:tuned` is ModelSpec("llamacpp", adapter="tuned"))."""
 
-    backend: Literal["llamacpp", "openai"]
+    backend: Literal["llamacpp", "openai", "test"]
     model: str | None = None
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
@@ -55,10 +58,10 @@ class ModelSpec:
     adapter: str | None = None  # last, so that positional construction keeps its meaning
 
 
-def adapter_hint(spec: str | None, strategy: str) -> str | None:
-    """A note for a run of `strategy` on one shipped adapter when another ships tuned for that strategy."""
+def adapter_hint(spec: str | None, strategy: str, meant: str | None) -> str | None:
+    """A note for a run of `strategy` on one shipped adapter when another, `meant` (the strategy's
+    registered StrategyInfo.tuned_adapter), ships tuned for that strategy."""
     parsed = parse_model_spec(spec)
-    meant = TUNED_FOR.get(strategy)
     shipped = parsed.backend == "llamacpp" and parsed.model is None and parsed.adapter in TUNED_ADAPTERS
     if not shipped or meant in (None, parsed.adapter):
         return None
@@ -70,6 +73,8 @@ def parse_model_spec(spec: str | None) -> ModelSpec:
     if spec is None or spec.strip() in ("", "llamacpp"):
         return ModelSpec("llamacpp")
     spec = spec.strip()
+    if spec == "test":
+        return ModelSpec("test")
     backend, _, body = spec.partition(":")
     if backend == "llamacpp":
         return _parse_llamacpp(spec, body)
@@ -218,6 +223,8 @@ def open_model(
         from arkg.llm.llamacpp import LlamaCppModel  # loads llama.cpp: only when asked for
 
         model = LlamaCppModel(parsed.model, n_threads=_llama_threads(), lora_path=adapter_path(parsed))
+    elif parsed.backend == "test":
+        return TestModel()  # uncached: its replies cost nothing, and caching them would only fill the file
     else:
         from arkg.llm.openai_compat import OpenAICompatModel
 

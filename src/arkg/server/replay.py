@@ -14,11 +14,12 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
+from arkg.agents.trace import Trace
 from arkg.errors import ArkgError
 from arkg.eval.results import FORMAT, Record, ResultsFile, read_results
-from arkg.server.steps import StepMaker, result_view, typed_event
+from arkg.server.steps import StepMaker, result_view, saved_trace, view_of
 
 SUFFIXES = (".json", ".jsonl")
 MAX_LISTED = 1000
@@ -161,11 +162,16 @@ def _replay_record(saved: ResultsFile, record: Record, name: str, index: int) ->
 def _replay(
     name: str, index: int, result: dict[str, Any], trace: Any, extra: dict[str, Any], model: str | None = None
 ) -> dict[str, Any]:
-    events = trace.get("events") if isinstance(trace, dict) else None
-    maker = StepMaker()
+    strategy = str(result.get("strategy"))
     try:
-        steps = [maker.step(typed_event(event)) for event in events or [] if isinstance(event, dict)]
-    except (KeyError, TypeError, ValidationError) as error:
+        # Read by the strategy's registered trace type, so each event reads as it did live.
+        # A failed question's record keeps only the events it emitted: its question comes from the record.
+        partial = {"question": result.get("question", ""), **trace} if isinstance(trace, dict) else trace
+        typed = saved_trace(strategy, partial)
+        events = typed.events if isinstance(typed, Trace) else (typed or {}).get("events")
+        maker = StepMaker(view_of(strategy))
+        steps = [maker.step(event) for event in events or [] if isinstance(event, (dict, BaseModel))]
+    except (ArkgError, KeyError, TypeError, ValidationError) as error:
         raise NotATraceFile(f"{name}: run {index} has an event that cannot be read ({error})") from None
     return {
         "source": name,

@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from arkg.agents import Budget, Query, RunStopped
 from arkg.errors import ArkgError
 from arkg.llm.base import Sampling
-from arkg.server.steps import StepMaker, result_view
+from arkg.server.steps import StepMaker, result_view, view_of
 from arkg.session import Session
 
 log = logging.getLogger(__name__)
@@ -237,7 +237,7 @@ class RunQueue:
 
     def _execute(self, run: Run) -> None:
         request = run.request
-        maker = StepMaker()
+        maker = StepMaker(view_of(request.strategy))
         try:
             result = self.session.ask(
                 request.query,

@@ -1,24 +1,25 @@
 """One strategy event as the page shows it: its text in the step list and the part of the graph it touches.
 
-The graph is read from what events carry, whatever the strategy: every object with `head`,
-`relation` and `tail` found anywhere in an event is an edge (TripleRecords of ARK, KAPING, R³,
-KG-Agent, ...); a `cited_keys` list highlights the edges shown earlier under those keys; an `anchor`
-or an `entities` list names entities. ARK's events add which anchor was chosen and which relation
-was followed. The text is the one `arkg ask` prints, so terminal and page speak alike.
+The text is the block the strategy's view makes of the event, the same `arkg ask` draws, so terminal
+and page speak alike. The graph is read from what events carry, whatever the strategy: every object
+with `head`, `relation` and `tail` found anywhere in an event is an edge (TripleRecords of every
+strategy); a `cited_keys` list highlights the edges shown earlier under those keys; an `entities`
+list names entities; the view says which anchor the event chose and which relation it followed.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from rich.console import Console
 
-from arkg.cli.render import describe
+from arkg.agents.strategy import REGISTRY, read_trace
+from arkg.agents.trace import Trace
+from arkg.agents.view import View
+from arkg.errors import ArkgError
 
 # Fields that hold no graph: a model call's prompt and reply quote facts as text, not as edges.
 _SKIPPED_FIELDS = frozenset({"call", "calls", "settings"})
@@ -46,7 +47,8 @@ def edge(triple: Mapping[str, Any]) -> dict[str, Any]:
 class StepMaker:
     """Turns the events of one run, in order, into steps (keys cited late refer to triples shown early)."""
 
-    def __init__(self) -> None:
+    def __init__(self, view: View | None = None) -> None:
+        self.view = view or View()
         self.count = 0
         self._keys: dict[str, str] = {}  # triple key (T1, ...) -> edge id, for the whole run
 
@@ -57,20 +59,39 @@ class StepMaker:
             if item["key"]:
                 self._keys[item["key"]] = item["id"]
         cited = [self._keys[key] for key in data.get("cited_keys") or [] if key in self._keys]
+        focus = self.view.focus_of(event)
+        names = [name for name in data.get("entities") or [] if isinstance(name, str)]
         self.count += 1
         return {
             "index": self.count,
             "kind": str(data.get("kind", type(event).__name__)),
-            "text": step_text(event),
+            "text": self.view.block(event).text,
             "event": data,
             "graph": {
-                "entities": _entities(data),
-                "anchor": _anchor(data),
-                "relation": _relation_followed(data),
+                "entities": list(dict.fromkeys([*names, *([focus.anchor] if focus.anchor else [])])),
+                "anchor": focus.anchor,
+                "relation": {"entity": focus.relation[0], "relation": focus.relation[1]} if focus.relation else None,
                 "triples": triples,
                 "cited": list(dict.fromkeys(cited)),
             },
         }
+
+
+def saved_trace(strategy: str, trace: Any) -> Trace | dict[str, Any] | None:
+    """A saved run's trace as its strategy's trace type (a trace of a strategy not registered here stays
+    a dict, read generically); a trace its strategy cannot read is an ArkgError saying why."""
+    if not isinstance(trace, Mapping):
+        return None
+    if strategy not in REGISTRY:
+        return dict(trace)
+    try:
+        return read_trace(strategy, trace)
+    except ValidationError as error:
+        raise ArkgError(f"the trace does not read as a {strategy} trace ({error.error_count()} problems: {error.errors()[0]['msg']})") from None
+
+
+def view_of(strategy: str | None) -> View:
+    return REGISTRY[strategy].view if strategy in REGISTRY else View()
 
 
 def result_view(result: Mapping[str, Any]) -> dict[str, Any]:
@@ -84,53 +105,20 @@ def result_view(result: Mapping[str, Any]) -> dict[str, Any]:
         "explanation": result.get("explanation", ""),
         "stop_reason": result.get("stop_reason", ""),
         "cited": cited,
-        "computed": _computed(result.get("trace")),
+        "computed": _answer_notes(result),
         "usage": result.get("usage") or {},
     }
 
 
-def _computed(trace: Any) -> list[str]:
-    """The lines computed from the cited facts that the final answer step was shown (ARK's compare_values)."""
-    events = trace.get("events") if isinstance(trace, Mapping) else None
-    return [
-        str(line.get("text", ""))
-        for event in events or []
-        if isinstance(event, Mapping) and event.get("kind") == "answer"
-        for line in event.get("computed") or []
-        if isinstance(line, Mapping)
-    ]
-
-
-def typed_event(data: Mapping[str, Any]) -> Any:
-    """An event read back from a trace file as its strategy's event type (so it reads as it did live),
-    or the dict itself when no loaded event type fits it: one whose `kind` is the same, whose fields
-    cover the event's and that validates it."""
-    for kind in _event_types(data.get("kind")):
-        fields = set(kind.model_fields) | set(kind.model_computed_fields)
-        if set(data) <= fields:
-            try:
-                return kind.model_validate(data)
-            except ValidationError:
-                continue
-    return dict(data)
-
-
-def _event_types(kind: Any) -> list[type[BaseModel]]:
-    found, pending = [], list(BaseModel.__subclasses__())
-    while pending:
-        candidate = pending.pop()
-        pending.extend(candidate.__subclasses__())
-        field = candidate.model_fields.get("kind")
-        if field is not None and field.default == kind and candidate.__module__.startswith("arkg.agents"):
-            found.append(candidate)
-    return found
-
-
-def step_text(event: Any) -> str:
-    """The lines `arkg ask` prints for this event, without colours."""
-    console = Console(file=io.StringIO(), width=160, color_system=None, highlight=False, soft_wrap=True)
-    console.print(describe(event))
-    return console.file.getvalue().rstrip()  # type: ignore[attr-defined]
+def _answer_notes(result: Mapping[str, Any]) -> list[str]:
+    """What the final answer step was shown beside the facts, as the strategy's view says (e.g. values
+    computed from the cited facts)."""
+    strategy = str(result.get("strategy"))
+    try:
+        trace = saved_trace(strategy, result.get("trace"))
+    except ArkgError:
+        return []
+    return view_of(strategy).notes(trace) if isinstance(trace, Trace) else []
 
 
 def _triples_in(value: Any) -> Iterator[Mapping[str, Any]]:
@@ -144,27 +132,3 @@ def _triples_in(value: Any) -> Iterator[Mapping[str, Any]]:
     elif isinstance(value, list):
         for item in value:
             yield from _triples_in(item)
-
-
-def _entities(data: Mapping[str, Any]) -> list[str]:
-    names = [name for name in data.get("entities") or [] if isinstance(name, str)]
-    anchor = _anchor(data)
-    return list(dict.fromkeys([*names, *([anchor] if anchor else [])]))
-
-
-def _anchor(data: Mapping[str, Any]) -> str | None:
-    if data.get("kind") == "anchor" and "proposed" in data:  # ARK's anchor attempt
-        return data["proposed"] if data.get("valid") else None
-    anchor = data.get("anchor")
-    return anchor if isinstance(anchor, str) and anchor else None
-
-
-def _relation_followed(data: Mapping[str, Any]) -> dict[str, str] | None:
-    if data.get("kind") == "relation" and "outcome" in data:  # ARK's relation attempt
-        if data["outcome"] != "valid":
-            return None
-        return {"entity": data["anchor"], "relation": data["proposed"]}
-    anchor, relation = data.get("anchor"), data.get("relation")
-    if isinstance(anchor, str) and isinstance(relation, str):
-        return {"entity": anchor, "relation": relation}
-    return None

@@ -16,7 +16,8 @@ and `end`. The judge is one the toolbox can compute, chosen by the shape of the 
 
 Anything else needs knowledge the toolbox lacks (a singer uses her voice; 43 minutes times 376
 episodes; a date inside a description) and raises NoProgram with the reason. Every program, gold
-or synthesized, is replayed from scratch and kept only if it reproduces the gold answer.
+or synthesized, is replayed from scratch and kept only if it reproduces the gold answer, and
+only if every hop after a `retrieve_relation` follows a relation it kept.
 """
 
 from __future__ import annotations
@@ -27,10 +28,10 @@ from dataclasses import dataclass, field
 from arkg.agents.candidates import question_ngrams
 from arkg.agents.kg_agent import Boolean, Entities, Executor, ExecutorSettings, KnowledgeMemory, Number, ToolError, Value
 from arkg.graph.literals import COMPARISONS, compare
-from arkg.agents.kg_agent.program import Call, Names, VarRef
 from arkg.agents.kg_agent.values import single_value, summary
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
+from arkg.programs import Call, Names, VarRef
 from arkg.synth.chains import Chain, GoldAnswer, Reason
 
 
@@ -97,7 +98,30 @@ def program_for(chain: Chain, kg: KnowledgeGraph) -> ProgramRun:
     answer = answer_of(memory.answer)
     if not same_answer(answer, chain.answer):
         raise NoProgram(Reason.NOT_REPRODUCED, f"it gives {answer!r}, the gold answer is {chain.answer!r}")
+    unretrieved = hop_not_retrieved(memory)
+    if unretrieved:
+        raise NoProgram(Reason.NOT_REPRODUCED, unretrieved)
     return ProgramRun(program, memory, rests_on(kg, memory))
+
+
+_HOPS = frozenset({"get_tail_entity", "get_head_entity", "get_entity_by_constraint"})
+
+
+def hop_not_retrieved(memory: KnowledgeMemory) -> str | None:
+    """What is wrong when a hop follows a relation that `retrieve_relation`, run over the relations
+    of the same entities, did not keep: the program would teach a choice its own step ruled out (the
+    ranker decides, and it differs with and without the `dense` extra). None when nothing is."""
+    looked_up: dict[str, object] = {}  # a relations variable -> the entities get_relation read
+    kept: dict[object, list[str]] = {}  # those entities -> the relations retrieve_relation kept
+    for number, step in enumerate(memory.steps, start=1):
+        call = step.call
+        if call.tool == "get_relation":
+            looked_up[call.variable] = call.args[0]
+        elif call.tool == "retrieve_relation" and isinstance(call.args[1], VarRef) and call.args[1].name in looked_up:
+            kept[looked_up[call.args[1].name]] = [item.name for item in step.value.items]  # type: ignore[union-attr]
+        elif call.tool in _HOPS and call.args[0] in kept and call.args[1] not in kept[call.args[0]]:
+            return f"line {number} follows {call.args[1]!r}, which retrieve_relation did not keep ({', '.join(kept[call.args[0]])})"
+    return None
 
 
 def run_program(kg: KnowledgeGraph, question: str, program: Program) -> KnowledgeMemory:

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 from arkg.agents.answers import MAX_TEXT_CHARS
 from arkg.agents.kg_agent import Executor, KnowledgeMemory, ToolError
-from arkg.agents.kg_agent.program import Call, Names, VarRef, parse_call
 from arkg.agents.kg_agent.tools import ORDERINGS
 from arkg.agents.kg_agent.values import Entities
 from arkg.agents.triple_keys import identity
 from arkg.graph.literals import as_date, as_number
 from arkg.graph.model import Triple
+from arkg.programs import Call, Names, VarRef, parse_call
 from arkg.synth.chains import GoldAnswer
 from arkg.synth.facts_graph import FactsGraph
 from arkg.synth.programs import REPLAY, Program, answer_of

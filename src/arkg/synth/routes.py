@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from arkg.agents.kg_agent import KnowledgeMemory
-from arkg.agents.kg_agent.program import Names, VarRef
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
+from arkg.programs import Names, VarRef
 from arkg.synth.chains import Chain
 from arkg.synth.wording import fit, implication
 

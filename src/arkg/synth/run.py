@@ -207,8 +207,8 @@ def _options(options: SynthOptions) -> dict[str, Any]:
         "variants": [variant.value for variant in options.variants],
         "plan": options.plan,
         "retries": options.retries,
-        "ark": options.ark.model_dump(mode="json"),
-        "kaping": options.kaping.model_dump(mode="json"),
+        # Every strategy's settings as it ran, overrides applied: what the pairs' prompts were made with.
+        "settings": {name: options.settings_of(name).model_dump(mode="json") for name in options.strategies},
     }
 
 

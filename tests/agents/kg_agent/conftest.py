@@ -1,20 +1,11 @@
-"""Fixtures of the KG-Agent tests: the bundled sample KG (Curie family) and an executor over it."""
+"""Fixtures of the KG-Agent tests: an executor over the bundled sample KG (Curie family)."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
 
 import pytest
 
 from arkg.agents.kg_agent import Executor
-from arkg.graph import KnowledgeGraph, open_graph
-
-
-@pytest.fixture(scope="module")
-def sample_kg() -> Iterator[KnowledgeGraph]:
-    graph = open_graph(None)
-    yield graph
-    graph.close()
+from arkg.graph import KnowledgeGraph
 
 
 @pytest.fixture()

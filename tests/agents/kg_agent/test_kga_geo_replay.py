@@ -11,7 +11,7 @@ import pytest
 
 from arkg.agents.kg_agent import KgAgent, KgAgentSettings, LineAttempt
 from arkg.agents.kg_agent.answer import SEPARATOR
-from arkg.agents.kg_agent.values import triple_key
+from arkg.graph.model import triple_key
 from arkg.agents.modes import SelectionMode
 from arkg.datasets.geo import GeoQuestion, build_geo_kg, generate_questions
 from arkg.graph import SQLiteGraph, Triple

@@ -24,7 +24,7 @@ from arkg.agents.kg_agent import (
     parse_call,
 )
 from arkg.agents.kg_agent.values import Number
-from arkg.graph import Direction, KnowledgeGraph, open_graph
+from arkg.graph import Direction, KnowledgeGraph
 
 QUESTIONS = [
     ("Was Marie Curie born in Poland?", ["Marie Curie"]),
@@ -34,16 +34,6 @@ QUESTIONS = [
     ("What is named after Poland?", []),
 ]
 LIMIT = 60
-
-_graph: KnowledgeGraph | None = None
-
-
-def shared_executor() -> Executor:
-    """One executor for all hypothesis examples (function-scoped fixtures do not mix with @given)."""
-    global _graph
-    if _graph is None:
-        _graph = open_graph(None)
-    return Executor(_graph)
 
 
 def check_option(executor: Executor, memory: KnowledgeMemory, option: str) -> None:
@@ -68,9 +58,11 @@ def check_option(executor: Executor, memory: KnowledgeMemory, option: str) -> No
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(question=st.sampled_from(QUESTIONS), picks=st.lists(st.integers(0, 10_000), max_size=5))
 def test_every_option_of_a_random_memory_parses_runs_and_refers_to_what_exists(
-    question: tuple[str, list[str]], picks: list[int]
+    sample_kg: KnowledgeGraph, question: tuple[str, list[str]], picks: list[int]
 ) -> None:
-    executor = shared_executor()
+    # The graph is session-scoped: hypothesis refuses function-scoped fixtures, whose one value all
+    # of its examples would share.
+    executor = Executor(sample_kg)
     memory = executor.start(*question)
     for pick in [*picks, 0]:
         options = next_calls(executor, memory, limit=LIMIT)

@@ -117,7 +117,7 @@ def test_the_planner_prompt_shows_tools_question_kg_information_and_the_annotate
     assert "Question: In which country was Marie Curie born?\nTopic entities: Marie Curie\n" in prompt
     assert (
         "- v1 (1 entity: Warsaw)\n  relations out: country, capital of\n  relations in: place of birth (incoming)\n"
-        '- ["Marie Curie"]\n  relations out: country of citizenship, '
+        '- ["Marie Curie"]\n  relations out: place of birth, date of birth, country of citizenship, '
     ) in prompt
     assert 'Program so far:\nv1 = get_tail_entity(["Marie Curie"], "place of birth")  # 1 entity: Warsaw\n' in prompt
     assert prompt.endswith("Write line v2 only, as `v2 = tool(arguments)`; call end(v) with the answer.")

@@ -3,6 +3,9 @@ unknown relations, and the provenance of every item."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+
 import pytest
 
 from arkg.agents.kg_agent import (
@@ -16,6 +19,8 @@ from arkg.agents.kg_agent import (
     ToolSettings,
     Value,
 )
+from arkg.agents.kg_agent.tools import default_toolbox
+from arkg.agents.retrieval import dense_installed
 from arkg.graph import Direction, KnowledgeGraph, Triple
 
 QUESTION = "Which Nobel Prize winners were born in Paris?"
@@ -239,3 +244,30 @@ def test_arguments_of_the_wrong_kind_name_the_variable_and_what_it_holds(executo
         run(executor, 'v1 = get_relation(["Paris"])', 'v2 = get_tail_entity(v1, "country")')
     with pytest.raises(ToolError, match=r"op must be one of \"=\", .*\"overlaps\", not 'is'"):
         run(executor, 'v1 = get_tail_entity(["Paris"], "country")', 'v2 = judge(v1, "is", "x")')
+
+
+@pytest.fixture
+def without_dense(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """As if the `dense` extra were not installed: wordllama cannot be imported."""
+    monkeypatch.setitem(sys.modules, "wordllama", None)
+    dense_installed.cache_clear()
+    yield
+    dense_installed.cache_clear()
+
+
+def test_the_semantic_tools_compare_meaning_with_embeddings_and_say_so(executor: Executor) -> None:
+    value = run(executor, 'v1 = get_relation(["Marie Curie"])', 'v2 = retrieve_relation("Where was she born?", v1, 1)')
+    assert isinstance(value, Relations) and value.texts() == ["place of birth"]  # no word of the label in the query
+    toolbox = default_toolbox()
+    for name in ("retrieve_relation", "disambiguate_entity"):
+        assert toolbox.get(name).doc.endswith("(by WordLlama embeddings).")
+
+
+def test_without_the_dense_extra_string_matching_stands_in_and_the_docs_say_so(without_dense: None, sample_kg: KnowledgeGraph) -> None:
+    executor = Executor(sample_kg)
+    value = run(executor, 'v1 = get_relation(["Marie Curie"])', 'v2 = retrieve_relation("the place of her birth", v1, 2)')
+    assert isinstance(value, Relations) and value.texts() == ["place of birth", "date of birth"]
+    lines = ('v1 = get_tail_entity(["Marie Curie"], "child")',)
+    assert run(executor, *lines, 'v2 = disambiguate_entity("Eve Curie", v1)').items == ("Ève Curie",)
+    doc = default_toolbox().get("retrieve_relation").doc
+    assert doc.endswith("(by string matching, as the dense extra is not installed: pip install 'arkg[dense]').")

@@ -2,51 +2,20 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from arkg.agents.r3 import R3, R3Settings
 from arkg.agents.r3 import replies
-from arkg.agents.r3.trace import JudgementAttempt
 from arkg.agents.run import RunOptions
-from arkg.agents.triple_keys import fact_line
-from arkg.graph import SAMPLE_QUESTIONS, open_graph
-from arkg.graph.model import Triple
+from arkg.graph import SAMPLE_QUESTIONS
 from arkg.llm.base import Sampling
+
+from support.grounding import assert_grounded
 
 pytestmark = pytest.mark.slow
 OPTIONS = RunOptions(sampling=Sampling(max_tokens=replies.MAX_REPLY_TOKENS))
 # Short runs: one branch, two attempts per decision, few facts.
 SHORT = {"max_breadth": 1, "c_max": 2, "top_k": 4}
-
-
-@pytest.fixture(scope="module")
-def sample_kg():
-    kg = open_graph(None)
-    yield kg
-    kg.close()
-
-
-def assert_grounded(result, kg) -> None:
-    """An answer in {True, False, None}; every cited triple is in the KG and was shown in the request
-    whose reply cited it."""
-    assert result.answer in (True, False, None)
-    for cited in result.cited_triples:
-        assert Triple(**cited) in kg.triples(cited["head"], cited["relation"])
-    records = {}
-    for event in result.trace.events:
-        if event.kind == "ranked":
-            records.update((record.key, record) for record in [*event.top, *event.offered])
-        if isinstance(event, JudgementAttempt) and event.valid:
-            lines = event.call.shown.splitlines()
-            for judgement in event.judgements:
-                for key in judgement.cited_keys:
-                    assert fact_line(key, records[key].as_triple()) in lines
-    cited_lines = {fact_line(r.key, r.as_triple()) for r in result.trace.cited_triples}
-    judged = [e for e in result.trace.events if isinstance(e, JudgementAttempt) and e.valid]
-    assert all(any(line in e.call.shown.splitlines() for e in judged) for line in cited_lines)
-    assert result.trace.unverified_citations() == []
-    assert result.usage.calls >= 2 and result.usage.prompt_tokens > 0 and result.usage.completion_tokens > 0
 
 
 def test_a_constrained_run_ends_grounded_and_makes_only_valid_choices(bundled_model, sample_kg):

@@ -63,7 +63,7 @@ def test_r3_is_registered_with_a_token_budget_for_its_longest_reply():
 
 def test_settings_default_to_the_papers_search_and_refuse_unknown_or_out_of_range_values():
     settings = R3Settings()
-    assert (settings.mode.value, settings.ranker.value, settings.max_depth, settings.max_breadth) == ("constrained", "lexical", 2, 2)
+    assert (settings.mode.value, settings.ranker.value, settings.max_depth, settings.max_breadth) == ("constrained", "dense", 2, 2)  # dense: the `dense` extra is installed for the tests
     assert settings.branch_temperature == 0.7
     with pytest.raises(ArkgError, match="no setting 'depth'"):
         strategy_settings("r3", {"depth": 3})

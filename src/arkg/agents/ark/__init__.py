@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from arkg.agents.ark.agent import NAME, ArkAgent
 from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.ark.trace import ArkTrace
+from arkg.agents.ark.view import VIEW
 from arkg.agents.strategy import StrategyInfo, register
 
 register(
@@ -14,6 +16,10 @@ register(
         build=lambda model, kg, settings: ArkAgent(kg, model, settings),
         # Enough for the longest reply the bounded reply schemas allow (ark.replies), so none is cut off.
         max_tokens=256,
+        trace_type=ArkTrace,
+        view=VIEW,
+        teacher="arkg.agents.ark.teacher:LESSON",
+        tuned_adapter="tuned",
     )
 )
 

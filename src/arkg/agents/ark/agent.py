@@ -24,7 +24,6 @@ from arkg.agents.ark.trace import (
     AnchorAttempt,
     ArkTrace,
     Cleanup,
-    Event,
     FinalAnswer,
     Node,
     Purpose,
@@ -39,8 +38,8 @@ from arkg.agents.answers import only_words_of, read_answer
 from arkg.agents.candidates import entities_in_question, rank_by_question
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.prompts import Prompt, load_prompt
-from arkg.agents.run import RunKit, RunOptions, RunStopped
-from arkg.agents.strategy import Answer, Query, Result, as_query
+from arkg.agents.run import Agent, RunKit, StrategyRun
+from arkg.agents.strategy import Answer, Query, Result
 from arkg.agents.trace import ModelCall, TripleRecord
 from arkg.agents.triple_keys import TripleKeys, fact_line, triple_text
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
@@ -60,8 +59,8 @@ def _prompt(name: str) -> Prompt:
     return load_prompt(name, __package__)
 
 
-class ArkAgent:
-    """The ARK-V1 strategy over any KnowledgeGraph and ChatModel (satisfies the Strategy protocol)."""
+class ArkAgent(Agent):
+    """The ARK-V1 strategy over any KnowledgeGraph and ChatModel."""
 
     name = NAME
 
@@ -70,9 +69,8 @@ class ArkAgent:
         self.model = model
         self.settings = settings or ArkSettings()
 
-    def ask(self, query: str | Query, options: RunOptions | None = None) -> Result:
-        run = _Run(self, as_query(query), RunKit(self.model, options or RunOptions()))
-        return RunKit.finish(run.execute, run.stopped)
+    def start(self, query: Query, kit: RunKit) -> _Run:
+        return _Run(self, query, kit)
 
 
 @dataclass(frozen=True)
@@ -118,22 +116,22 @@ class _FinishedStep:
     implication: str
 
 
-class _Run:
+class _Run(StrategyRun[ArkTrace]):
     """One question: the message context, the step in progress, and the trace."""
 
     def __init__(self, agent: ArkAgent, query: Query, kit: RunKit) -> None:
-        self.kg = agent.kg
-        self.settings = agent.settings
-        self.kit = kit
-        self.query = query
-        self.question = query.text
-        self.trace = ArkTrace(
+        trace = ArkTrace(
+            strategy=NAME,
             question=query.text,
             yes_no=query.yes_no,
             claim=query.is_claim,
             model=agent.model.name,
-            settings=self.settings,
+            settings=agent.settings,
         )
+        super().__init__(query, kit, trace)
+        self.kg = agent.kg
+        self.settings = agent.settings
+        self.question = query.text
         self.constrained = self.settings.mode is SelectionMode.CONSTRAINED
         self.directions = [Direction.OUT] if self.settings.edges is EdgeSet.OUT else [Direction.OUT, Direction.IN]
         # E_head of eq. (2); with incoming edges too, every entity with an edge can be explored.
@@ -437,11 +435,11 @@ class _Run:
             answer, note = None, f"the reply {one_line(reply.answer)!r} only repeats the instructions: read as no answer"
         return self.conclude(answer, reply.explanation.strip(), note, call, computed)
 
-    def stopped(self, stop: RunStopped) -> Result:
+    def stopped(self, reason: str) -> Result:
         """The run budget ended the run before the final answer: no answer, and why."""
         self.trace.nodes.append(Node.FINAL_ANSWER)
         self.stop_reason = StopReason.BUDGET
-        return self.conclude(None, "", stop.reason, None)
+        return self.conclude(None, "", reason, None)
 
     def conclude(
         self, answer: Answer, explanation: str, note: str | None, call: ModelCall | None, computed: Sequence[Computed] = ()
@@ -459,18 +457,7 @@ class _Run:
                 call=call,
             )
         )
-        return Result(
-            strategy=NAME,
-            question=self.question,
-            claim=self.query.is_claim,
-            answer=answer,
-            explanation=explanation,
-            cited_triples=[record.as_triple().as_dict() for record in cited],
-            retrieved_triples=[record.as_triple().as_dict() for record in self.retrieved()],
-            stop_reason=self.stop_reason.value,
-            trace=self.trace,
-            usage=self.trace.usage,
-        )
+        return self.result(answer, explanation, stop_reason=self.stop_reason, retrieved=self.retrieved())
 
     # Helpers ----------------------------------------------------------------------------------------
 
@@ -490,10 +477,6 @@ class _Run:
         value, call = self.kit.complete(self.messages, output, purpose, step=self.step.k, attempt=attempt)
         self.messages.append(Message(role="assistant", content=call.raw))
         return value, call
-
-    def record(self, event: Event) -> None:
-        self.trace.events.append(event)
-        self.kit.emit(event)
 
     def anchor_candidates(self) -> list[str]:
         """Entities of the question, then entities met in cited facts, then others met: explorable only."""

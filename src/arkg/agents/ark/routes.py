@@ -9,7 +9,7 @@ no relation left to follow (eq. 5), or a model that keeps naming it would loop w
 `repeated` is arkg's addition to eqs. (3) and (7): an invalid reply the model already gave in the same
 decision ends it as c >= C_max does. A small model that repeats a rejected reply once nearly always
 repeats it to C_max (greedy or sampled, with or without its earlier replies in the context; see
-docs/BENCHMARKS.md), so the remaining attempts mostly spend calls; `ArkSettings.retry_repeats` restores
+docs/tuning-log.md), so the remaining attempts mostly spend calls; `ArkSettings.retry_repeats` restores
 the paper's retries.
 """
 

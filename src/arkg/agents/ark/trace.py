@@ -1,7 +1,7 @@
 """The typed record of one ARK run: every node visited, every attempt, what was shown and spent.
 
 Events are appended in the order they happen and handed to a live callback as they are; the trace
-exports to JSON with `trace.model_dump_json()` and renders with `arkg.cli.render`.
+exports to JSON with `trace.model_dump_json()` and reads as `ark.view` says.
 """
 
 from __future__ import annotations
@@ -9,15 +9,14 @@ from __future__ import annotations
 from enum import Enum, IntEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import Field, computed_field
 
 from arkg.agents.ark.computed import Computed
 from arkg.agents.ark.settings import ArkSettings
-from arkg.agents.run import BUDGET_SPENT
+from arkg.agents.run import BUDGET_SPENT, StopReason as BaseStopReason
 from arkg.agents.strategy import Answer
-from arkg.agents.trace import ModelCall, TripleRecord, total_usage
+from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace, TripleRecord
 from arkg.agents.triple_keys import fact_line
-from arkg.llm.base import Usage
 
 
 class Node(IntEnum):
@@ -43,7 +42,7 @@ class Purpose(str, Enum):
     ANSWER = "answer"
 
 
-class StopReason(str, Enum):
+class StopReason(BaseStopReason):
     """Why the loop went to the final answer (node 11)."""
 
     DONE = "the model stopped exploring"
@@ -61,7 +60,7 @@ class StopReason(str, Enum):
 RelationOutcome = Literal["valid", "empty", "invalid"]
 
 
-class AnchorAttempt(BaseModel):
+class AnchorAttempt(ModelEvent):
     kind: Literal["anchor"] = "anchor"
     step: int
     attempt: int
@@ -72,7 +71,7 @@ class AnchorAttempt(BaseModel):
     call: ModelCall
 
 
-class RelationsRetrieved(BaseModel):
+class RelationsRetrieved(Event):
     kind: Literal["relations"] = "relations"
     step: int
     anchor: str
@@ -82,7 +81,7 @@ class RelationsRetrieved(BaseModel):
     explored: list[str] = []
 
 
-class RelationAttempt(BaseModel):
+class RelationAttempt(ModelEvent):
     kind: Literal["relation"] = "relation"
     step: int
     attempt: int
@@ -93,7 +92,7 @@ class RelationAttempt(BaseModel):
     call: ModelCall
 
 
-class TriplesRetrieved(BaseModel):
+class TriplesRetrieved(Event):
     kind: Literal["triples"] = "triples"
     step: int
     anchor: str
@@ -102,7 +101,7 @@ class TriplesRetrieved(BaseModel):
     not_shown: int = 0
 
 
-class ReasoningAttempt(BaseModel):
+class ReasoningAttempt(ModelEvent):
     kind: Literal["reasoning"] = "reasoning"
     step: int
     attempt: int
@@ -118,13 +117,13 @@ class ReasoningAttempt(BaseModel):
         return not self.invalid_keys
 
 
-class Cleanup(BaseModel):
+class Cleanup(Event):
     kind: Literal["cleanup"] = "cleanup"
     step: int
     summary: str
 
 
-class FinalAnswer(BaseModel):
+class FinalAnswer(ModelEvent):
     kind: Literal["answer"] = "answer"
     stop_reason: StopReason
     answer: Answer
@@ -138,23 +137,14 @@ class FinalAnswer(BaseModel):
     call: ModelCall | None = None
 
 
-Event = Annotated[
+ArkEvent = Annotated[
     AnchorAttempt | RelationsRetrieved | RelationAttempt | TriplesRetrieved | ReasoningAttempt | Cleanup | FinalAnswer,
     Field(discriminator="kind"),
 ]
 
-_WITH_CALL = (AnchorAttempt, RelationAttempt, ReasoningAttempt, FinalAnswer)
 
-
-class ArkTrace(BaseModel):
-    question: str
-    yes_no: bool
-    claim: bool = False
-    model: str
-    settings: ArkSettings
+class ArkTrace(Trace[ArkSettings, ArkEvent]):
     nodes: list[Node] = []
-    events: list[Event] = []
-    cited_triples: list[TripleRecord] = []
 
     @computed_field
     @property
@@ -167,16 +157,6 @@ class ArkTrace(BaseModel):
             or (isinstance(event, RelationAttempt) and event.outcome == "invalid")
             or (isinstance(event, ReasoningAttempt) and not event.valid)
         )
-
-    @property
-    def calls(self) -> list[ModelCall]:
-        """Every model call of the run, in order."""
-        return [event.call for event in self.events if isinstance(event, _WITH_CALL) and event.call is not None]
-
-    @computed_field
-    @property
-    def usage(self) -> Usage:
-        return total_usage(self.calls)
 
     def unverified_citations(self) -> list[str]:
         """Citations that cannot be verified from the trace alone; empty for every run of the agent.

@@ -17,13 +17,11 @@ from __future__ import annotations
 
 from arkg.agents.kg_agent.agent import NAME, KgAgent
 from arkg.agents.kg_agent.answer import ProgramAnswer, program_answer
-from arkg.agents.kg_agent.errors import ParseError, ToolError
 from arkg.agents.kg_agent.executor import Executor, ExecutorSettings
 from arkg.agents.kg_agent.free import Attempt, attempt, extract_line
 from arkg.agents.kg_agent.memory import FocusInfo, KnowledgeMemory, ProgramStep
 from arkg.agents.kg_agent.options import OptionContext, next_calls
 from arkg.agents.kg_agent.planner import MAX_TOKENS, LineReply, line_output, planner_messages
-from arkg.agents.kg_agent.program import Call, Names, VarRef, parse_call
 from arkg.agents.kg_agent.record import StepRecord
 from arkg.agents.kg_agent.render import render_memory
 from arkg.agents.kg_agent.context import ToolContext, ToolSettings
@@ -31,8 +29,10 @@ from arkg.agents.kg_agent.settings import KgAgentSettings
 from arkg.agents.kg_agent.toolbox import Param, ParamType, Tool, Toolbox
 from arkg.agents.kg_agent.tools import default_toolbox
 from arkg.agents.kg_agent.trace import KgAgentTrace, LineAttempt, ProgramEnd, StopReason, TopicEntities
+from arkg.agents.kg_agent.view import VIEW
 from arkg.agents.kg_agent.values import Boolean, Entities, Number, RelationItem, Relations, Value, ValueKind
 from arkg.agents.strategy import StrategyInfo, register
+from arkg.programs import Call, Names, ParseError, ToolError, VarRef, parse_call
 
 register(
     StrategyInfo(
@@ -42,6 +42,10 @@ register(
         build=lambda model, kg, settings: KgAgent(kg, model, settings),
         # Fits a free-mode line of planner.LINE_CHARS; a Choice is raised to its longest option anyway.
         max_tokens=MAX_TOKENS,
+        trace_type=KgAgentTrace,
+        view=VIEW,
+        teacher="arkg.agents.kg_agent.teacher:LESSON",
+        tuned_adapter="tuned-kg-agent",
     )
 )
 

@@ -14,8 +14,6 @@ feedback for at most c_max attempts. A program still running after max_steps lin
 
 from __future__ import annotations
 
-from pydantic import BaseModel
-
 from arkg.agents.kg_agent.answer import program_answer
 from arkg.agents.kg_agent.executor import Executor
 from arkg.agents.kg_agent.free import attempt
@@ -26,19 +24,20 @@ from arkg.agents.kg_agent.settings import KgAgentSettings
 from arkg.agents.kg_agent.toolbox import Toolbox
 from arkg.agents.kg_agent.tools import default_toolbox
 from arkg.agents.kg_agent.trace import PURPOSE, KgAgentTrace, LineAttempt, ProgramEnd, StopReason, TopicEntities
-from arkg.agents.kg_agent.values import merge_triples
 from arkg.agents.modes import SelectionMode
 from arkg.agents.retrieval import link_entities
-from arkg.agents.run import RunKit, RunOptions, RunStopped
-from arkg.agents.strategy import Query, Result, as_query
-from arkg.graph.model import KnowledgeGraph
+from arkg.agents.run import Agent, RunKit, StrategyRun
+from arkg.agents.strategy import Query, Result
+from arkg.agents.trace import TripleRecord
+from arkg.agents.triple_keys import TripleKeys
+from arkg.graph.model import KnowledgeGraph, merge_triples
 from arkg.llm.base import ChatModel
 
 NAME = "kg-agent"
 
 
-class KgAgent:
-    """The KG-Agent strategy over any KnowledgeGraph and ChatModel (satisfies the Strategy protocol)."""
+class KgAgent(Agent):
+    """The KG-Agent strategy over any KnowledgeGraph and ChatModel."""
 
     name = NAME
 
@@ -54,30 +53,29 @@ class KgAgent:
         self.settings = settings or KgAgentSettings()
         self.toolbox = toolbox if toolbox is not None else default_toolbox()
 
-    def ask(self, query: str | Query, options: RunOptions | None = None) -> Result:
-        run = _Run(self, as_query(query), RunKit(self.model, options or RunOptions()))
-        return RunKit.finish(run.execute, run.stopped)
+    def start(self, query: Query, kit: RunKit) -> _Run:
+        return _Run(self, query, kit)
 
 
-class _Run:
+class _Run(StrategyRun[KgAgentTrace]):
     """One query: the executor and its memory (one per query: its lookup cache is not shared between
     threads), and the trace."""
 
     def __init__(self, agent: KgAgent, query: Query, kit: RunKit) -> None:
-        self.kg = agent.kg
-        self.settings = agent.settings
-        self.query = query
-        self.kit = kit
-        self.executor = Executor(agent.kg, agent.toolbox, self.settings.executor_settings())
-        self.memory: KnowledgeMemory | None = None
-        self.constrained = self.settings.mode is SelectionMode.CONSTRAINED
-        self.trace = KgAgentTrace(
+        trace = KgAgentTrace(
+            strategy=NAME,
             question=query.text,
             yes_no=query.yes_no,
             claim=query.is_claim,
             model=agent.model.name,
-            settings=self.settings,
+            settings=agent.settings,
         )
+        super().__init__(query, kit, trace)
+        self.kg = agent.kg
+        self.settings = agent.settings
+        self.executor = Executor(agent.kg, agent.toolbox, self.settings.executor_settings())
+        self.memory: KnowledgeMemory | None = None
+        self.constrained = self.settings.mode is SelectionMode.CONSTRAINED
 
     def execute(self) -> Result:
         entities = link_entities(self.kg, self.query.text, self.settings.max_topic_entities)
@@ -101,62 +99,44 @@ class _Run:
         if options == []:
             return StopReason.NO_OPTIONS
         step = len(memory.steps) + 1
-        feedback: tuple[str, str] | None = None
-        for number in range(1, self.settings.c_max + 1):
+
+        def write(number: int, feedback: tuple[str, str] | None) -> tuple[LineAttempt, tuple[str, str] | None]:
             messages = planner_messages(
                 memory, self.executor.toolbox, self.query, constrained=self.constrained, feedback=feedback
             )
             reply, call = self.kit.complete(messages, line_output(options), PURPOSE, step=step, attempt=number)
             outcome = attempt(self.executor, memory, reply if self.constrained else reply.line)
-            self.record(
-                LineAttempt(
-                    step=step,
-                    attempt=number,
-                    options=len(options or ()),
-                    line=outcome.line,
-                    record=outcome.record,
-                    error=outcome.error,
-                    call=call,
-                )
+            event = LineAttempt(
+                step=step,
+                attempt=number,
+                options=len(options or ()),
+                line=outcome.line,
+                record=outcome.record,
+                error=outcome.error,
+                call=call,
             )
-            if outcome.ok:
-                return None
-            feedback = (outcome.line, outcome.error or "")
-        return StopReason.C_MAX
+            return event, None if outcome.ok else (outcome.line, outcome.error or "")
 
-    def stopped(self, stop: RunStopped) -> Result:
-        return self.end(stop.reason)
+        return None if self.attempts(self.settings.c_max, write) else StopReason.C_MAX
 
-    def end(self, reason: StopReason | str) -> Result:
+    def stopped(self, reason: str) -> Result:
+        return self.end(StopReason.BUDGET, note=reason)
+
+    def end(self, reason: StopReason, note: str | None = None) -> Result:
         memory = self.memory
         value = memory.answer if memory is not None else None
         read = program_answer(value, self.query.yes_no)
-        stop_reason = reason.value if isinstance(reason, StopReason) else reason
         self.record(
             ProgramEnd(
-                stop_reason=stop_reason,
+                stop_reason=reason.value,
                 answer=read.answer,
                 value_kind=value.kind if value is not None else None,
                 value=value.texts() if value is not None else [],
-                note=read.note,
+                note=note or read.note,
             )
         )
-        self.trace.cited_triples = list(read.cited)
+        keys = TripleKeys()
+        self.trace.cited_triples = [TripleRecord(key=keys.key(triple), **triple.as_dict()) for triple in read.cited]
         steps = memory.steps if memory is not None else []
         retrieved = merge_triples(*(step.value.triples() for step in steps))
-        return Result(
-            strategy=NAME,
-            question=self.query.text,
-            claim=self.query.is_claim,
-            answer=read.answer,
-            explanation="\n".join(self.trace.program),
-            cited_triples=[triple.as_dict() for triple in read.cited],
-            retrieved_triples=[triple.as_dict() for triple in retrieved],
-            stop_reason=stop_reason,
-            trace=self.trace,
-            usage=self.kit.usage,
-        )
-
-    def record(self, event: BaseModel) -> None:
-        self.trace.events.append(event)  # type: ignore[arg-type]
-        self.kit.emit(event)
+        return self.result(read.answer, "\n".join(self.trace.program), stop_reason=reason, retrieved=retrieved)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TypeVar
+from operator import attrgetter
+
+from cachetools import LRUCache, cachedmethod
 
 from arkg.graph.model import Direction, KnowledgeGraph, Match, Triple
-
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -19,36 +18,35 @@ class ToolSettings:
     candidates: int = 5  # get_candidate_entity returns at most this many matches
 
 
+def _tagged(lookup: str) -> Callable[..., Hashable]:
+    """Cache keys of one lookup: the four lookups share one cache, so a key names its lookup."""
+    return lambda graph, *args: (lookup, *args)
+
+
 class CachedGraph:
     """A KnowledgeGraph's lookups, remembered (least recently used first out): a program reads the
-    same relations again and again while the planner's options are enumerated."""
+    same relations again and again while the planner's options are enumerated. Each executor has
+    its own (one per query or per replayed program), used by one thread: no lock."""
 
     def __init__(self, kg: KnowledgeGraph, maxsize: int = 20_000) -> None:
         self.kg = kg
-        self._maxsize = maxsize
-        self._cache: OrderedDict[Hashable, object] = OrderedDict()
+        self._cache: LRUCache[Hashable, object] = LRUCache(maxsize)
 
-    def _cached(self, key: Hashable, compute: Callable[[], T]) -> T:
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]  # type: ignore[return-value]
-        value = compute()
-        self._cache[key] = value
-        if len(self._cache) > self._maxsize:
-            self._cache.popitem(last=False)
-        return value
-
+    @cachedmethod(attrgetter("_cache"), key=_tagged("has"))
     def has_entity(self, entity: str) -> bool:
-        return self._cached(("has", entity), lambda: self.kg.has_entity(entity))
+        return self.kg.has_entity(entity)
 
+    @cachedmethod(attrgetter("_cache"), key=_tagged("relations"))
     def relations(self, entity: str, direction: Direction) -> tuple[str, ...]:
-        return self._cached(("rel", entity, direction), lambda: tuple(self.kg.relations(entity, direction)))
+        return tuple(self.kg.relations(entity, direction))
 
+    @cachedmethod(attrgetter("_cache"), key=_tagged("triples"))
     def triples(self, entity: str, relation: str, direction: Direction) -> tuple[Triple, ...]:
-        return self._cached(("tri", entity, relation, direction), lambda: tuple(self.kg.triples(entity, relation, direction)))
+        return tuple(self.kg.triples(entity, relation, direction))
 
+    @cachedmethod(attrgetter("_cache"), key=_tagged("search"))
     def search_entities(self, text: str, k: int) -> tuple[Match, ...]:
-        return self._cached(("search", text, k), lambda: tuple(self.kg.search_entities(text, k)))
+        return tuple(self.kg.search_entities(text, k))
 
 
 @dataclass

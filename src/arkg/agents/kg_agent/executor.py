@@ -15,15 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from arkg.agents.kg_agent.context import CachedGraph, ToolContext, ToolSettings
-from arkg.agents.kg_agent.errors import ToolError
 from arkg.agents.kg_agent.memory import FocusInfo, KnowledgeMemory, ProgramStep
-from arkg.agents.kg_agent.program import Arg, Call, Names, VarRef, parse_call
 from arkg.agents.kg_agent.ranking import rank_labels
 from arkg.agents.kg_agent.record import StepRecord, step_record
 from arkg.agents.kg_agent.toolbox import Param, ParamType, Tool, Toolbox
 from arkg.agents.kg_agent.tools import default_toolbox
 from arkg.agents.kg_agent.values import Entities, Value, ValueKind
 from arkg.graph.model import Direction, KnowledgeGraph
+from arkg.programs import Arg, Call, Names, ToolError, VarRef, parse_call
 from arkg.text import clip, one_line
 
 _EXPECTED = {

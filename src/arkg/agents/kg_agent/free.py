@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from arkg.agents.kg_agent.errors import ToolError
 from arkg.agents.kg_agent.executor import Executor
 from arkg.agents.kg_agent.memory import KnowledgeMemory
 from arkg.agents.kg_agent.record import StepRecord
+from arkg.programs import ToolError
 
 _FENCE = re.compile(r"^\s*```[\w-]*\s*$")
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from arkg.agents.kg_agent.errors import ToolError
-from arkg.agents.kg_agent.program import Call, Names, VarRef
 from arkg.agents.kg_agent.record import StepRecord
 from arkg.agents.kg_agent.values import Value
+from arkg.programs import Call, Names, ToolError, VarRef
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from arkg.agents.candidates import question_ngrams
+from arkg.agents.kg_agent.context import CachedGraph, ToolSettings
 from arkg.agents.kg_agent.memory import FocusInfo, KnowledgeMemory
-from arkg.agents.kg_agent.program import Arg, Names, VarRef
 from arkg.agents.kg_agent.ranking import question_numbers
 from arkg.agents.kg_agent.toolbox import Param, ParamType, Tool
 from arkg.agents.kg_agent.values import Boolean, Entities, Value, ValueKind
 from arkg.graph.model import Direction
+from arkg.programs import Arg, Names, VarRef
 
 if TYPE_CHECKING:
     from arkg.agents.kg_agent.executor import Executor
@@ -34,10 +35,13 @@ _JOINERS = frozenset("of the and de la le du des von van der den da di del y al 
 
 @dataclass
 class OptionContext:
-    """What the options for one memory are drawn from (computed once per memory state)."""
+    """What the options for one memory are drawn from (computed once per memory state): the
+    memory, the graph the tools read (lookups cached), and the settings of the tools."""
 
-    executor: Executor
+    kg: CachedGraph
+    tools: ToolSettings
     memory: KnowledgeMemory
+    sample: int  # items of each entity variable whose names are offered as arguments
     _focus_by_source: dict[VarRef | Names, FocusInfo] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -78,17 +82,15 @@ class OptionContext:
     @cached_property
     def mentions(self) -> list[str]:
         """Word sequences of the question that name graph entities, longest first."""
-        kg = self.executor.kg
-        return [text for text in question_ngrams(self.memory.question) if kg.has_entity(text)]
+        return [text for text in question_ngrams(self.memory.question) if self.kg.has_entity(text)]
 
     @cached_property
     def names(self) -> list[str]:
         """Entity names seen: topic entities, entities the question names, items of entity variables."""
-        sample = self.executor.settings.sample
         seen = [*self.memory.topic_entities, *self.mentions]
         for _, value in self.variables:
             if isinstance(value, Entities):
-                seen.extend(value.items[:sample])
+                seen.extend(value.items[: self.sample])
         return list(dict.fromkeys(seen))[:MAX_NAMES]
 
     @cached_property
@@ -133,7 +135,7 @@ def next_calls(executor: Executor, memory: KnowledgeMemory, limit: int = DEFAULT
     question on entities or a number would leave it with no answer."""
     if memory.finished or limit <= 0:
         return []
-    context = OptionContext(executor, memory)
+    context = OptionContext(executor.kg, executor.settings.tools, memory, executor.settings.sample)
     streams = [_lines(tool, context, yes_no) for tool in executor.toolbox]
     found: dict[str, None] = {}
     for line in _round_robin(streams):

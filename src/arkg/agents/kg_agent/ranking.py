@@ -1,13 +1,19 @@
-"""Lexical relevance of labels to a text (relations to a question), and what a question offers
-as arguments: its numbers and its word n-grams. No model: rapidfuzz on folded text."""
+"""Relevance of labels to a text (relations to a question), and what a question offers as
+arguments: its numbers.
+
+The semantic side (`rank_labels`, `closest_name`) uses WordLlama's static embeddings when the
+`dense` extra is installed, as the paper's semantic tools use a pretrained model; without it, string
+matching (rapidfuzz on folded text) stands in, and `semantic_method()` says which one runs.
+`rank_by_spelling` stays lexical on purpose: it ranks relations against a misspelt relation name."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from rapidfuzz import fuzz
 
+from arkg.agents.retrieval import RankerName, default_ranker, score_texts
 from arkg.graph.matching import fold
 
 _NUMBER = re.compile(r"(?<![\w.])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w.]*\w)")
@@ -42,11 +48,39 @@ def relevance(label: str, text: str) -> tuple[float, float]:
     return (found / len(words) if words else 0.0), fuzz.WRatio(fold(label), fold(text))
 
 
-def rank_labels(labels: Iterable[str], text: str) -> list[str]:
-    """The labels, most relevant to `text` first (ties in the given order)."""
+def rank_by_spelling(labels: Iterable[str], text: str) -> list[str]:
+    """The labels, most relevant to `text` by their words and spelling first (ties in the given order)."""
     listed = list(dict.fromkeys(labels))
     scores = {label: relevance(label, text) for label in listed}
     return sorted(listed, key=lambda label: (-scores[label][0], -scores[label][1]))
+
+
+def semantic_method() -> str:
+    """How the semantic tools compare texts here, as their descriptions and traces say it."""
+    if default_ranker() is RankerName.DENSE:
+        return "WordLlama embeddings"
+    return "string matching, as the dense extra is not installed: pip install 'arkg[dense]'"
+
+
+def rank_labels(labels: Iterable[str], text: str) -> list[str]:
+    """The labels, most similar in meaning to `text` first (ties in the given order): embeddings where
+    the `dense` extra is installed, words and spelling otherwise."""
+    listed = list(dict.fromkeys(labels))
+    if default_ranker() is not RankerName.DENSE or not listed:
+        return rank_by_spelling(listed, text)
+    scores = score_texts(listed, text, RankerName.DENSE)
+    return [listed[index] for index in sorted(range(len(listed)), key=lambda index: -scores[index])]
+
+
+def closest_name(name: str, candidates: Sequence[str]) -> int:
+    """The index of the candidate whose name is closest to `name` (the first of a tie); names are
+    compared folded, so that an unaccented spelling finds the accented one."""
+    folded = [fold(candidate) for candidate in candidates]
+    if default_ranker() is RankerName.DENSE:
+        scores = score_texts(folded, fold(name), RankerName.DENSE)
+        return max(range(len(candidates)), key=lambda index: (scores[index], -index))
+    wanted = fold(name)
+    return max(range(len(candidates)), key=lambda index: (fuzz.WRatio(wanted, folded[index]), fuzz.ratio(wanted, folded[index]), -index))
 
 
 def question_numbers(question: str) -> list[int | float]:

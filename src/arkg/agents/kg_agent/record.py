@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from arkg.agents.kg_agent.values import Value, ValueKind, merge_triples, triple_key
-from arkg.graph.model import Triple
+from arkg.agents.kg_agent.values import Value, ValueKind
+from arkg.graph.model import Triple, merge_triples, triple_key
 
 
 class StepRecord(BaseModel):

@@ -7,10 +7,10 @@ its own in the prompt.
 from __future__ import annotations
 
 from arkg.agents.kg_agent.memory import FocusInfo, KnowledgeMemory
-from arkg.agents.kg_agent.program import VarRef
 from arkg.agents.kg_agent.toolbox import Toolbox
 from arkg.agents.kg_agent.values import NAME_LIMIT, summary
 from arkg.agents.prompts import Prompt, load_prompt
+from arkg.programs import VarRef
 from arkg.text import clip, one_line
 
 PROMPT_PACKAGE = "arkg.agents.kg_agent"

@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from arkg.graph.literals import COMPARISONS, comparable, is_text
-from arkg.agents.kg_agent.program import Arg
 from arkg.agents.kg_agent.values import Entities, Number, ValueKind, single_value
 from arkg.graph.model import Direction
+from arkg.programs import Arg
 
 if TYPE_CHECKING:
     from arkg.agents.kg_agent.options import OptionContext
@@ -50,11 +50,10 @@ def suggest_pairs(tool: Tool, context: OptionContext) -> Suggestions:
 
 
 def suggest_entity_by_type(tool: Tool, context: OptionContext) -> Suggestions:
-    type_relations = set(context.executor.settings.tools.type_relations)
-    kg = context.executor.kg
+    type_relations = set(context.tools.type_relations)
     first = tool.params[0].name
     for name in context.names:
-        if type_relations & set(kg.relations(name, Direction.IN)):
+        if type_relations & set(context.kg.relations(name, Direction.IN)):
             yield {first: name}
 
 

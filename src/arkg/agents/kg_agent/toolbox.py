@@ -12,10 +12,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Literal
 
-from arkg.agents.kg_agent.errors import ToolError
-from arkg.agents.kg_agent.program import Arg, Call
 from arkg.agents.kg_agent.values import Value, ValueKind
 from arkg.graph.model import Direction
+from arkg.programs import Arg, Call, ToolError
 
 if TYPE_CHECKING:
     from arkg.agents.kg_agent.options import OptionContext

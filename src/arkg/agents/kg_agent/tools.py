@@ -6,16 +6,16 @@ returns a Value whose items keep the triples they come from. Provenance rules:
 - a constraint (= < ...): a kept entity adds the edges whose value satisfied it;
 - argmax / argmin: a kept entity adds the value edges of every candidate compared (they justify it);
 - intersect / union: an item's supports from both sides; count and judge: everything they looked at.
+
+The semantic tools compare meaning with WordLlama embeddings where the `dense` extra is installed and
+fall back to string matching without it; their descriptions say which (`semantic_method`).
 """
 
 from __future__ import annotations
 
-from rapidfuzz import fuzz
-
 from arkg.graph.literals import COMPARISONS, compare, order_keys, same
 from arkg.agents.kg_agent.context import ToolContext
-from arkg.agents.kg_agent.errors import ToolError
-from arkg.agents.kg_agent.ranking import rank_labels
+from arkg.agents.kg_agent.ranking import closest_name, rank_by_spelling, rank_labels, semantic_method
 from arkg.agents.kg_agent.suggest import (
     suggest_candidate_entity,
     suggest_constraint,
@@ -35,11 +35,10 @@ from arkg.agents.kg_agent.values import (
     Relations,
     Value,
     ValueKind,
-    merge_triples,
     single_value,
 )
-from arkg.graph.matching import fold
-from arkg.graph.model import Direction, Triple
+from arkg.graph.model import Direction, Triple, merge_triples
+from arkg.programs import ToolError
 from arkg.text import clip, one_line
 
 ORDERINGS = ("argmax", "argmin")
@@ -82,7 +81,7 @@ def follow(context: ToolContext, entities: Entities, relation: str, direction: D
 def _unknown_relation(context: ToolContext, entities: Entities, relation: str, direction: Direction) -> ToolError:
     def relations(towards: Direction) -> list[str]:
         found = (name for entity in entities.items[:20] for name in context.kg.relations(entity, towards))
-        return rank_labels(found, relation)
+        return rank_by_spelling(found, relation)
 
     where = "leaves" if direction == Direction.OUT else "arrives at"
     offered = relations(direction)
@@ -232,9 +231,7 @@ def retrieve_relation(context: ToolContext, query: str, relations: Relations, k:
 def disambiguate_entity(context: ToolContext, name: str, candidates: Entities) -> Entities:
     if not candidates.size:
         return Entities()
-    folded = fold(name)
-    scores = [(fuzz.WRatio(folded, fold(item)), fuzz.ratio(folded, fold(item)), -index) for index, item in enumerate(candidates.items)]
-    best = candidates.items[-max(scores)[2]]
+    best = candidates.items[closest_name(name, candidates.items)]
     return Entities.collect([(best, candidates.support_of(best))])
 
 
@@ -329,7 +326,7 @@ def default_toolbox() -> Toolbox:
                 "retrieve_relation",
                 (Param("query", ParamType.TEXT), Param("relations", ParamType.RELATIONS), Param("k", ParamType.INTEGER)),
                 ValueKind.RELATIONS,
-                "the k relations most similar to the query text.",
+                f"the k relations most similar in meaning to the query text (by {semantic_method()}).",
                 retrieve_relation,
                 group="semantic",
                 suggest=suggest_retrieve_relation,
@@ -338,7 +335,7 @@ def default_toolbox() -> Toolbox:
                 "disambiguate_entity",
                 (Param("name", ParamType.TEXT), Param("candidates", ParamType.ENTITIES)),
                 ValueKind.ENTITIES,
-                "the one candidate whose name is closest to `name`.",
+                f"the one candidate whose name is closest to `name` (by {semantic_method()}).",
                 disambiguate_entity,
                 group="semantic",
                 suggest=suggest_disambiguate,

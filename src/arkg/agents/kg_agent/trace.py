@@ -2,29 +2,27 @@
 executor's step record when it ran), and how the program ended.
 
 Events are appended in the order they happen and handed to the live callback as they are; the
-trace exports to JSON with `trace.model_dump_json()` and renders with `arkg.cli.render`.
+trace exports to JSON with `trace.model_dump_json()` and reads as `kg_agent.view` says.
 """
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, computed_field
+from pydantic import Field, computed_field
 
 from arkg.agents.kg_agent.record import StepRecord
 from arkg.agents.kg_agent.settings import KgAgentSettings
 from arkg.agents.kg_agent.values import ValueKind
-from arkg.agents.run import BUDGET_SPENT
+from arkg.agents.run import BUDGET_SPENT, StopReason as BaseStopReason
 from arkg.agents.strategy import Answer
-from arkg.agents.trace import ModelCall, total_usage
+from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace
 from arkg.graph.model import Triple
-from arkg.llm.base import Usage
 
 PURPOSE = "line"  # the ModelCall purpose of every planner call
 
 
-class StopReason(str, Enum):
+class StopReason(BaseStopReason):
     DONE = "the program ended"
     MAX_STEPS = "the step limit (max_steps) was reached before the program ended"
     C_MAX = "c_max attempts in a row wrote no line that could run"
@@ -32,12 +30,12 @@ class StopReason(str, Enum):
     BUDGET = BUDGET_SPENT
 
 
-class TopicEntities(BaseModel):
+class TopicEntities(Event):
     kind: Literal["topic"] = "topic"
     entities: list[str]  # linked from the question, in the memory from the start
 
 
-class LineAttempt(BaseModel):
+class LineAttempt(ModelEvent):
     """One model call for program line `step`: what it wrote and what running it gave.
 
     `record` is the executor's step record when the line ran; otherwise `error` says why not, and
@@ -58,7 +56,7 @@ class LineAttempt(BaseModel):
         return self.record is not None
 
 
-class ProgramEnd(BaseModel):
+class ProgramEnd(Event):
     """How the run ended: the answer read from the program's end value, and why it stopped."""
 
     kind: Literal["end"] = "end"
@@ -70,22 +68,10 @@ class ProgramEnd(BaseModel):
     note: str | None = None
 
 
-Event = Annotated[TopicEntities | LineAttempt | ProgramEnd, Field(discriminator="kind")]
+KgAgentEvent = Annotated[TopicEntities | LineAttempt | ProgramEnd, Field(discriminator="kind")]
 
 
-class KgAgentTrace(BaseModel):
-    question: str
-    yes_no: bool
-    claim: bool = False
-    model: str
-    settings: KgAgentSettings
-    events: list[Event] = []
-    cited_triples: list[Triple] = []
-
-    @property
-    def calls(self) -> list[ModelCall]:
-        return [event.call for event in self.events if isinstance(event, LineAttempt)]
-
+class KgAgentTrace(Trace[KgAgentSettings, KgAgentEvent]):
     def shown_triples(self) -> list[Triple]:
         """The triples the planner was shown. The memory lists a step as `vN = call  # N values: a, b,
         ...`, not as fact lines: the triples behind a step count as shown once a later prompt lists its
@@ -109,8 +95,3 @@ class KgAgentTrace(BaseModel):
     @property
     def invalid_attempts(self) -> int:
         return sum(1 for event in self.events if isinstance(event, LineAttempt) and not event.valid)
-
-    @computed_field
-    @property
-    def usage(self) -> Usage:
-        return total_usage(self.calls)

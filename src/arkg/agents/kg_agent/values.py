@@ -10,13 +10,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import ClassVar
 
-from arkg.graph.model import Direction, Triple
+from arkg.graph.model import Direction, Triple, merge_triples
 from arkg.text import clip, one_line
 
 NAME_LIMIT = 80  # longer KG names are clipped where the memory shows them
@@ -27,20 +26,6 @@ class ValueKind(str, Enum):
     RELATIONS = "relations"
     NUMBER = "number"
     BOOLEAN = "boolean"
-
-
-def triple_key(triple: Triple) -> tuple[str, str, str, str]:
-    """Identity of an edge: parallel edges differ in relation or props, so both are part of it."""
-    return triple.head, triple.relation, triple.tail, json.dumps(triple.props, sort_keys=True, default=str)
-
-
-def merge_triples(*groups: Iterable[Triple]) -> tuple[Triple, ...]:
-    """The triples of all groups, each edge once, in first-seen order."""
-    seen: dict[tuple[str, str, str, str], Triple] = {}
-    for group in groups:
-        for triple in group:
-            seen.setdefault(triple_key(triple), triple)
-    return tuple(seen.values())
 
 
 @dataclass(frozen=True)

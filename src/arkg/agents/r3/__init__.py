@@ -5,6 +5,8 @@ from __future__ import annotations
 from arkg.agents.r3.agent import NAME, R3
 from arkg.agents.r3.replies import MAX_REPLY_TOKENS
 from arkg.agents.r3.settings import R3Settings
+from arkg.agents.r3.trace import R3Trace
+from arkg.agents.r3.view import VIEW
 from arkg.agents.strategy import StrategyInfo, register
 
 register(
@@ -15,6 +17,8 @@ register(
         build=lambda model, kg, settings: R3(kg, model, settings),
         # Enough for the longest reply the bounded reply schemas allow (r3.replies), so none is cut off.
         max_tokens=MAX_REPLY_TOKENS,
+        trace_type=R3Trace,
+        view=VIEW,
     )
 )
 

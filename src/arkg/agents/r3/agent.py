@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any
 
 from arkg.agents.answers import only_words_of
 from arkg.agents.candidates import entities_in_question
@@ -40,7 +40,6 @@ from arkg.agents.r3.trace import (
     BranchEnd,
     BranchEnded,
     EntitiesAttempt,
-    Event,
     FactsRanked,
     FinalAnswer,
     JudgementAttempt,
@@ -55,8 +54,8 @@ from arkg.agents.r3.trace import (
 )
 from arkg.agents.r3.verdict import Verdict, decide
 from arkg.agents.retrieval import Fact, link_entities, neighbourhood, rank_facts
-from arkg.agents.run import RunKit, RunOptions, RunStopped
-from arkg.agents.strategy import Answer, Query, Result, as_query
+from arkg.agents.run import Agent, RunKit, StrategyRun
+from arkg.agents.strategy import Answer, Query, Result
 from arkg.agents.trace import ModelCall, TripleRecord
 from arkg.agents.triple_keys import TripleIdentity, TripleKeys, fact_line, identity
 from arkg.errors import ArkgError
@@ -72,9 +71,6 @@ CLOSEST_SHOWN = 3
 # Entities offered for the model to name (constrained mode), and for missing evidence.
 MAX_CANDIDATES = 12
 
-A = TypeVar("A")
-
-
 def _prompt(name: str) -> Prompt:
     """One of R³'s prompts (arkg/agents/r3/prompts/<name>.yaml)."""
     return load_prompt(name, __package__)
@@ -84,8 +80,8 @@ def _feedback(part: str, **values: object) -> str:
     return _prompt("feedback").part(part, **values)
 
 
-class R3:
-    """The R³ strategy over any KnowledgeGraph and ChatModel (satisfies the Strategy protocol)."""
+class R3(Agent):
+    """The R³ strategy over any KnowledgeGraph and ChatModel."""
 
     name = NAME
 
@@ -94,15 +90,13 @@ class R3:
         self.model = model
         self.settings = settings or R3Settings()
 
-    def ask(self, query: str | Query, options: RunOptions | None = None) -> Result:
-        query = as_query(query)
+    def start(self, query: Query, kit: RunKit) -> _Run:
         if not query.yes_no:
             raise ArkgError(
                 f"strategy {NAME!r} settles yes/no questions and claims (True / False / None), and "
                 f"{query.text!r} reads as an open question; ask it with another strategy, or as a yes/no question"
             )
-        run = _Run(self, query, RunKit(self.model, options or RunOptions()))
-        return RunKit.finish(run.execute, run.stopped)
+        return _Run(self, query, kit)
 
 
 @dataclass
@@ -130,14 +124,14 @@ class _Gap:
     entity: str
 
 
-class _Run:
+class _Run(StrategyRun[R3Trace]):
     """One query: anchors, the sub-graph, the branches, and the trace."""
 
     def __init__(self, strategy: R3, query: Query, kit: RunKit) -> None:
+        trace = R3Trace(strategy=NAME, question=query.text, claim=query.is_claim, model=strategy.model.name, settings=strategy.settings)
+        super().__init__(query, kit, trace)
         self.kg = strategy.kg
         self.settings = strategy.settings
-        self.query = query
-        self.kit = kit
         self.constrained = self.settings.mode is SelectionMode.CONSTRAINED
         # Entities that can be expanded: with outgoing edges, or with any edge when incoming ones count.
         self.expandable: Callable[[str], bool] = (
@@ -147,7 +141,6 @@ class _Run:
         self.anchors: list[str] = []  # E^q, growing as entities are expanded
         self.subgraph: dict[TripleIdentity, Fact] = {}  # K^q
         self.shown_names: dict[str, str] = {}  # name as shown to the model -> as stored
-        self.trace = R3Trace(question=query.text, claim=query.is_claim, model=strategy.model.name, settings=self.settings)
 
     # The search --------------------------------------------------------------------------------------
 
@@ -223,7 +216,7 @@ class _Run:
         prompt = _prompt("entities")
         named: dict[str, None] = {}
 
-        def attempt(number: int, feedback: str) -> tuple[EntitiesAttempt, str]:
+        def attempt(number: int, feedback: str | None) -> tuple[EntitiesAttempt, str | None]:
             if self.constrained:
                 shown = self.show(candidates)
                 instruction = prompt.part("constrained", limit=settings.max_named, candidates=_bullets(shown))
@@ -231,7 +224,7 @@ class _Run:
             else:
                 instruction = prompt.part("free", limit=settings.max_named, noun=self.query.noun)
                 output = replies.NamedEntities
-            text = prompt.render(query=self.heading(), noun=self.query.noun, feedback=feedback, instruction=instruction)
+            text = prompt.render(query=self.heading(), noun=self.query.noun, feedback=feedback or "", instruction=instruction)
             reply, call = self.ask_model(text, output, Purpose.ENTITIES, 0, number)
             proposed = [name.strip() for name in reply.entities][: settings.max_named]
             resolved = {name: entity for name in proposed if (entity := self.resolve(name)) is not None}
@@ -253,9 +246,9 @@ class _Run:
                 feedback=feedback or None,
                 call=call,
             )
-            return event, feedback
+            return event, feedback or None
 
-        self.attempts(attempt)
+        self.attempts(self.settings.c_max, attempt)
         return list(named)
 
     def resolve(self, name: str) -> str | None:
@@ -298,7 +291,7 @@ class _Run:
         output = replies.axiom_for(tuple(entities), settings.max_premises) if self.constrained else replies.AxiomReply
         axiom: Axiom | None = None
 
-        def attempt(count: int, feedback: str) -> tuple[AxiomAttempt, str]:
+        def attempt(count: int, feedback: str | None) -> tuple[AxiomAttempt, str | None]:
             nonlocal axiom
             text = prompt.render(
                 query=self.heading(),
@@ -306,7 +299,7 @@ class _Run:
                 implied=prompt.part("claim" if self.query.is_claim else "yes_no"),
                 entities=_quoted(entities),
                 limit=settings.max_premises,
-                feedback=feedback,
+                feedback=feedback or "",
             )
             reply, call = self.ask_model(text, output, Purpose.AXIOM, 0, count, kit)
             premises = [
@@ -333,9 +326,9 @@ class _Run:
                 feedback=feedback or None,
                 call=call,
             )
-            return event, feedback
+            return event, feedback or None
 
-        self.attempts(attempt)
+        self.attempts(self.settings.c_max, attempt)
         return axiom
 
     def anchor_named(self, name: str) -> str | None:
@@ -392,14 +385,14 @@ class _Run:
         output = replies.pick_for(tuple(offered), limit) if self.constrained else replies.PickReply
         picked: list[TripleRecord] = []
 
-        def attempt(count: int, feedback: str) -> tuple[PickAttempt, str]:
+        def attempt(count: int, feedback: str | None) -> tuple[PickAttempt, str | None]:
             nonlocal picked
             text = prompt.render(
                 query=self.heading(),
                 rule=one_line(branch.axiom.rule),
                 premises=_premise_lines(branch.axiom.premises),
                 facts=_fact_lines(offered),
-                feedback=feedback,
+                feedback=feedback or "",
                 limit=limit,
             )
             reply, call = self.ask_model(text, output, Purpose.PICK, branch.depth, count)
@@ -419,9 +412,9 @@ class _Run:
                 feedback=feedback or None,
                 call=call,
             )
-            return event, feedback
+            return event, feedback or None
 
-        self.attempts(attempt)
+        self.attempts(self.settings.c_max, attempt)
         return picked
 
     # Fact-grounded answer selection (paper eq. 5) ----------------------------------------------------
@@ -434,14 +427,14 @@ class _Run:
         output = replies.judgements_for(tuple(premises), tuple(shown)) if self.constrained else replies.JudgementsReply
         accepted: list[PremiseJudgement] | None = None
 
-        def attempt(count: int, feedback: str) -> tuple[JudgementAttempt, str]:
+        def attempt(count: int, feedback: str | None) -> tuple[JudgementAttempt, str | None]:
             nonlocal accepted
             text = prompt.render(
                 query=self.heading(),
                 rule=one_line(branch.axiom.rule),
                 premises=_premise_lines(branch.axiom.premises),
                 facts=_fact_lines(shown),
-                feedback=feedback,
+                feedback=feedback or "",
             )
             reply, call = self.ask_model(text, output, Purpose.JUDGEMENT, branch.depth, count)
             judgements = [
@@ -467,9 +460,9 @@ class _Run:
                 feedback=feedback or None,
                 call=call,
             )
-            return event, feedback
+            return event, feedback or None
 
-        self.attempts(attempt)
+        self.attempts(self.settings.c_max, attempt)
         return accepted
 
     @staticmethod
@@ -520,7 +513,7 @@ class _Run:
         )
         gap: _Gap | None = None
 
-        def attempt(count: int, feedback: str) -> tuple[MissingAttempt, str]:
+        def attempt(count: int, feedback: str | None) -> tuple[MissingAttempt, str | None]:
             nonlocal gap
             text = prompt.render(
                 query=self.heading(),
@@ -529,7 +522,7 @@ class _Run:
                 facts=_fact_lines(branch.shown),
                 entities=_bullets(shown_candidates),
                 ids=", ".join(by_id),
-                feedback=feedback,
+                feedback=feedback or "",
             )
             reply, call = self.ask_model(text, output, Purpose.MISSING, branch.depth, count)
             premise_id, missing = reply.premise.strip(), reply.missing.strip()
@@ -557,9 +550,9 @@ class _Run:
                 feedback=feedback or None,
                 call=call,
             )
-            return event, feedback
+            return event, feedback or None
 
-        self.attempts(attempt)
+        self.attempts(self.settings.c_max, attempt)
         return gap
 
     def candidate_named(self, name: str, candidates: list[str]) -> str | None:
@@ -588,36 +581,20 @@ class _Run:
                 note=note,
             )
         )
-        return Result(
-            strategy=NAME,
-            question=self.query.text,
-            claim=self.query.is_claim,
-            answer=answer,
-            explanation=explanation,
-            cited_triples=[record.as_triple().as_dict() for record in cited],
-            retrieved_triples=[record.as_triple().as_dict() for record in self.trace.shown_triples()],
+        return self.result(
+            answer,
+            explanation,
+            stop_reason=stop_reason,
+            retrieved=self.trace.shown_records(),
             # The axiom is the stated commonsense the verdict rests on, beside the cited facts.
             commonsense=[branch.axiom.rule] if branch and verdict else [],
-            stop_reason=stop_reason.value,
-            trace=self.trace,
-            usage=self.trace.usage,
         )
 
-    def stopped(self, stop: RunStopped) -> Result:
+    def stopped(self, reason: str) -> Result:
         """The run budget ended the search: no answer, and why."""
-        return self.conclude(None, StopReason.BUDGET, note=stop.reason)
+        return self.conclude(None, StopReason.BUDGET, note=reason)
 
     # Helpers -----------------------------------------------------------------------------------------
-
-    def attempts(self, attempt: Callable[[int, str], tuple[Event, str]]) -> None:
-        """Up to c_max attempts of one decision; each returns its event and the feedback for the next
-        attempt ("" when the reply was valid, which ends the decision)."""
-        feedback = ""
-        for number in range(1, self.settings.c_max + 1):
-            event, feedback = attempt(number, feedback)
-            self.record(event)
-            if not feedback:
-                return
 
     def ask_model(
         self, text: str, output: OutputSpec, purpose: Purpose, step: int, attempt: int, kit: RunKit | None = None
@@ -629,10 +606,6 @@ class _Run:
 
     def heading(self) -> str:
         return _prompt("system").part(self.query.noun, question=self.query.text)
-
-    def record(self, event: Event) -> None:
-        self.trace.events.append(event)
-        self.kit.emit(event)
 
     def record_of(self, fact: Fact) -> TripleRecord:
         triple = fact.triple

@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.r3.replies import MAX_NAMED, MAX_PICKED, MAX_PREMISES
-from arkg.agents.retrieval import RankerName
+from arkg.agents.retrieval import RankerName, default_ranker
 
 
 class R3Settings(BaseModel):
@@ -18,7 +18,8 @@ class R3Settings(BaseModel):
 
     mode: SelectionMode = SelectionMode.CONSTRAINED
     edges: EdgeSet = EdgeSet.OUT
-    ranker: RankerName = RankerName.LEXICAL
+    # Dense where the `dense` extra is installed, as the paper ranks facts with sentence embeddings; BM25 otherwise.
+    ranker: RankerName = Field(default_factory=default_ranker)
     max_entities: int = Field(5, ge=1, description="entities linked from the words of the query")
     max_named: int = Field(3, ge=0, le=MAX_NAMED, description="entities the model may name (0: linking only)")
     per_entity: int = Field(2000, ge=1, description="triples read per entity at most (hubs)")

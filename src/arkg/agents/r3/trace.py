@@ -3,7 +3,7 @@ missing-evidence decisions and the final answer, each tagged with its branch and
 
 The axiom is the commonsense part of the reasoning and is recorded apart from the KG facts that
 ground its premises. Events are appended in order and handed to a live callback as they happen; the
-trace exports to JSON with `trace.model_dump_json()` and renders with `arkg.cli.render`.
+trace exports to JSON with `trace.model_dump_json()` and reads as `r3.view` says.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from pydantic import BaseModel, Field, computed_field
 from arkg.agents.r3.replies import Operator, Status
 from arkg.agents.r3.settings import R3Settings
 from arkg.agents.retrieval import RankerName
-from arkg.agents.run import BUDGET_SPENT
+from arkg.agents.run import BUDGET_SPENT, StopReason as BaseStopReason
 from arkg.agents.strategy import Answer
-from arkg.agents.trace import ModelCall, TripleRecord, total_usage
+from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace, TripleRecord
 from arkg.agents.triple_keys import fact_line
-from arkg.llm.base import Usage
+from arkg.graph.model import Triple
 from arkg.text import one_line
 
 
@@ -32,7 +32,7 @@ class Purpose(str, Enum):
     MISSING = "missing"
 
 
-class StopReason(str, Enum):
+class StopReason(BaseStopReason):
     DECIDED = "the premises settled the answer"
     EXHAUSTED = "no branch settled the answer within max_depth and max_breadth"
     NO_ENTITY = "no entity of the query is in the knowledge graph"
@@ -91,7 +91,7 @@ class PremiseJudgement(BaseModel):
         return self.status != "unknown" and bool(self.cited_keys)
 
 
-class EntitiesAttempt(BaseModel):
+class EntitiesAttempt(ModelEvent):
     """The model names the entities of the query (paper eq. 1, LLM_E); names resolve through the KG."""
 
     kind: Literal["entities"] = "entities"
@@ -109,7 +109,7 @@ class EntitiesAttempt(BaseModel):
         return not self.unresolved
 
 
-class AnchorsFound(BaseModel):
+class AnchorsFound(Event):
     """E^q = EL(q) ∪ LLM_E(q) and the size of its 1-hop sub-graph K^q (paper eqs. 1-2)."""
 
     kind: Literal["anchors"] = "anchors"
@@ -119,7 +119,7 @@ class AnchorsFound(BaseModel):
     facts: int
 
 
-class AxiomAttempt(BaseModel):
+class AxiomAttempt(ModelEvent):
     kind: Literal["axiom"] = "axiom"
     branch: int
     attempt: int
@@ -136,7 +136,7 @@ class AxiomAttempt(BaseModel):
         return not self.problems
 
 
-class FactsRanked(BaseModel):
+class FactsRanked(Event):
     """Sub-graph pruning, by similarity (paper eq. 4, top-k): the facts kept, and those offered to the model."""
 
     kind: Literal["ranked"] = "ranked"
@@ -150,7 +150,7 @@ class FactsRanked(BaseModel):
     offered: list[TripleRecord]
 
 
-class PickAttempt(BaseModel):
+class PickAttempt(ModelEvent):
     """Sub-graph pruning by the model (paper eq. 4, LLM_T): facts it picks among those offered."""
 
     kind: Literal["pick"] = "pick"
@@ -168,7 +168,7 @@ class PickAttempt(BaseModel):
         return not self.invalid_keys
 
 
-class JudgementAttempt(BaseModel):
+class JudgementAttempt(ModelEvent):
     """Fact-grounded answer selection (paper eq. 5): each premise judged on the facts shown, citing them."""
 
     kind: Literal["judgement"] = "judgement"
@@ -188,7 +188,7 @@ class JudgementAttempt(BaseModel):
         return not self.problems
 
 
-class VerdictReached(BaseModel):
+class VerdictReached(Event):
     """The answer computed from a valid judgement: True, False, or None (undetermined)."""
 
     kind: Literal["verdict"] = "verdict"
@@ -199,7 +199,7 @@ class VerdictReached(BaseModel):
     unknown: list[str]  # premises not grounded (an undetermined verdict)
 
 
-class MissingAttempt(BaseModel):
+class MissingAttempt(ModelEvent):
     """Missing evidence identification (paper eq. 6): what is missing, and whose facts could supply it."""
 
     kind: Literal["missing"] = "missing"
@@ -221,14 +221,14 @@ class MissingAttempt(BaseModel):
         return not self.problems
 
 
-class BranchEnded(BaseModel):
+class BranchEnded(Event):
     kind: Literal["branch_end"] = "branch_end"
     branch: int
     depth: int
     reason: BranchEnd
 
 
-class FinalAnswer(BaseModel):
+class FinalAnswer(Event):
     kind: Literal["answer"] = "answer"
     stop_reason: StopReason
     answer: Answer
@@ -237,7 +237,7 @@ class FinalAnswer(BaseModel):
     note: str | None = None
 
 
-Event = Annotated[
+R3Event = Annotated[
     EntitiesAttempt
     | AnchorsFound
     | AxiomAttempt
@@ -254,13 +254,7 @@ Event = Annotated[
 _ATTEMPTS = (EntitiesAttempt, AxiomAttempt, PickAttempt, JudgementAttempt, MissingAttempt)
 
 
-class R3Trace(BaseModel):
-    question: str
-    claim: bool = False
-    model: str
-    settings: R3Settings
-    events: list[Event] = []
-    cited_triples: list[TripleRecord] = []
+class R3Trace(Trace[R3Settings, R3Event]):
 
     @computed_field
     @property
@@ -277,12 +271,7 @@ class R3Trace(BaseModel):
     def invalid_attempts(self) -> int:
         return sum(1 for event in self.events if isinstance(event, _ATTEMPTS) and not event.valid)
 
-    @property
-    def calls(self) -> list[ModelCall]:
-        """Every model call of the run, in order."""
-        return [event.call for event in self.events if isinstance(event, _ATTEMPTS)]
-
-    def shown_triples(self) -> list[TripleRecord]:
+    def shown_records(self) -> list[TripleRecord]:
         """Every fact shown to the model (kept for judging, or offered for picking), once each."""
         shown = {
             record.key: record
@@ -292,10 +281,8 @@ class R3Trace(BaseModel):
         }
         return list(shown.values())
 
-    @computed_field
-    @property
-    def usage(self) -> Usage:
-        return total_usage(self.calls)
+    def shown_triples(self) -> list[Triple]:
+        return [record.as_triple() for record in self.shown_records()]
 
     def unverified_citations(self) -> list[str]:
         """Citations the trace cannot verify; empty for every run of the strategy.

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from rich.console import Group
-
-from arkg.agents.strategy import Result
-from arkg.cli.render import ark, cot, kaping, kg_agent, r3  # noqa: F401  (registers their renderers)
-from arkg.cli.render.common import describe, footer
-from arkg.text import one_line
 from rich.text import Text
+
+from arkg.agents.strategy import Result, strategy_info
+from arkg.cli.render.common import describe, footer, to_rich
+from arkg.text import one_line
 
 
 def render_result(result: Result) -> Group:
-    """A finished run from its trace: the question, every event, then the footer."""
-    events = getattr(result.trace, "events", [])
+    """A finished run from its trace: the question, every event as its strategy's view reads it, then the footer."""
+    view = strategy_info(result.strategy).view
+    events = result.trace.events if result.trace is not None else []
     return Group(
         Text.assemble(("question: ", "bold"), one_line(result.question)),
-        *(describe(event) for event in events),
+        *(describe(event, view) for event in events),
         footer(result),
     )
 
 
-__all__ = ["describe", "footer", "render_result"]
+__all__ = ["describe", "footer", "render_result", "to_rich"]

@@ -34,6 +34,7 @@ from arkg.datasets.geo.reasoning import GraphIndex
 from arkg.datasets.geo.people_templates import PEOPLE_TEMPLATES
 from arkg.datasets.geo.templates import TEMPLATES as GEOGRAPHY_TEMPLATES
 from arkg.datasets.geo.templates import Draft, Template
+from arkg.datasets.geo.toolbox_templates import TOOLBOX_TEMPLATES
 from arkg.errors import ArkgError
 from arkg.graph.loaders._common import utf8_lines
 from arkg.graph.matching import fold
@@ -41,7 +42,7 @@ from arkg.graph.model import Triple
 
 DEFAULT_PER_TEMPLATE = 120
 # The people templates yield nothing over a KG built without people.
-TEMPLATES: tuple[Template, ...] = GEOGRAPHY_TEMPLATES + PEOPLE_TEMPLATES
+TEMPLATES: tuple[Template, ...] = GEOGRAPHY_TEMPLATES + TOOLBOX_TEMPLATES + PEOPLE_TEMPLATES
 
 
 class GeoQuestion(BaseModel):

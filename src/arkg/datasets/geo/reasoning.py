@@ -12,9 +12,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 
 from arkg.graph.literals import as_number
-from arkg.agents.kg_agent.program import Call, Names, VarRef
-from arkg.agents.kg_agent.values import merge_triples
-from arkg.graph.model import Triple
+from arkg.graph.model import Triple, merge_triples
+from arkg.programs import Call, Names, VarRef
 
 # An entity set: each item with the triples that ground it (insertion-ordered).
 Support = dict[str, tuple[Triple, ...]]

@@ -5,21 +5,21 @@ from __future__ import annotations
 import json
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
-from collections import OrderedDict
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any
+
+import httpx2
+from cachetools import LRUCache, cachedmethod
 
 from arkg import __version__
 from arkg.errors import ArkgError
 from arkg.graph.sparql.terms import Term, is_valid_iri
+from arkg.retry import TRANSIENT_STATUSES, RetryPolicy
 
 USER_AGENT = f"arkg/{__version__} (https://pypi.org/project/arkg/; knowledge-graph question answering)"
 RESULTS_JSON = "application/sparql-results+json"
-# Statuses worth another try: rate limiting and transient server or gateway failures.
-_RETRYABLE_STATUS = frozenset({429, 500, 502, 503, 504})
 
 Row = dict[str, Term]
 
@@ -36,9 +36,10 @@ class SparqlError(ArkgError):
 class SparqlClient:
     """Sends queries to one endpoint and caches their results (same query text, same answer).
 
-    Transient failures (connection errors, timeouts, 429 and 5xx) are retried `retries` times with
-    exponential backoff, honouring a Retry-After header up to `max_wait` seconds. Safe to share
-    between threads (an evaluation runs questions concurrently).
+    Transient failures (connection errors, timeouts, 408/409/429/500/502/503/504) are retried
+    `retries` times with exponential backoff from `backoff` seconds, honouring a Retry-After header;
+    no wait is longer than `max_wait` seconds (see arkg.retry). Safe to share between threads (an
+    evaluation runs questions concurrently).
     """
 
     def __init__(
@@ -56,20 +57,18 @@ class SparqlClient:
         if not is_valid_iri(endpoint) or urllib.parse.urlsplit(endpoint).scheme not in ("http", "https"):
             raise ArkgError(f"not an http(s) SPARQL endpoint URL: {endpoint!r}")
         self.endpoint = endpoint
-        self.timeout = timeout
-        self.retries = retries
-        self.backoff = backoff
-        self.max_wait = max_wait
-        self.user_agent = user_agent
+        self.retry_policy = RetryPolicy(retries=retries, first_wait_s=backoff, max_backoff_s=max_wait, max_wait_s=max_wait)
         self.requests = 0
         self._sleep = sleep
-        self._cache: OrderedDict[str, Any] = OrderedDict()
-        self._cache_size = cache_size
+        self._http = httpx2.Client(
+            headers={"Accept": RESULTS_JSON, "User-Agent": user_agent}, timeout=timeout, follow_redirects=True
+        )
+        self._cache: LRUCache[str, Any] = LRUCache(cache_size)
         self._cache_lock = threading.Lock()
 
     def select(self, query: str) -> list[Row]:
         """Rows of a SELECT query, each mapping a bound variable to its term."""
-        document = self._cached(query)
+        document = self._document(query)
         try:
             return [
                 {name: Term.from_json(value) for name, value in binding.items()}
@@ -79,59 +78,41 @@ class SparqlClient:
             raise SparqlError(self.endpoint, f"malformed SELECT result ({exc!r})") from exc
 
     def ask(self, query: str) -> bool:
-        document = self._cached(query)
+        document = self._document(query)
         answer = document.get("boolean") if isinstance(document, dict) else None
         if not isinstance(answer, bool):
             raise SparqlError(self.endpoint, "malformed ASK result (no boolean)")
         return answer
 
-    def _cached(self, query: str) -> Any:
-        with self._cache_lock:
-            if query in self._cache:
-                self._cache.move_to_end(query)
-                return self._cache[query]
-        document = self._send(query)  # outside the lock: other threads' queries go on meanwhile
-        with self._cache_lock:
-            self._cache[query] = document
-            if len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return document
+    def close(self) -> None:
+        self._http.close()
 
-    def _send(self, query: str) -> Any:
-        request = urllib.request.Request(
-            self.endpoint,
-            data=urllib.parse.urlencode({"query": query}).encode(),
-            headers={
-                "Accept": RESULTS_JSON,
-                "Content-Type": "application/x-www-form-urlencoded",
-                "User-Agent": self.user_agent,
-            },
-            method="POST",
-        )
-        attempt = 0
-        while True:
-            wait = self.backoff * 2**attempt
-            try:
-                self.requests += 1
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return json.loads(response.read())
-            except urllib.error.HTTPError as exc:
-                body = exc.read().decode("utf-8", "replace").strip()[:500]
-                if exc.code not in _RETRYABLE_STATUS or attempt == self.retries:
-                    raise SparqlError(self.endpoint, f"HTTP {exc.code}: {body or exc.reason}") from exc
-                wait = max(wait, _retry_after(exc.headers.get("Retry-After")))
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                if attempt == self.retries:
-                    reason = getattr(exc, "reason", exc)
-                    raise SparqlError(self.endpoint, f"no answer after {attempt + 1} tries ({reason})") from exc
-            except json.JSONDecodeError as exc:
-                raise SparqlError(self.endpoint, f"answer is not SPARQL JSON ({exc})") from exc
-            self._sleep(min(wait, self.max_wait))
-            attempt += 1
+    # The lock guards the cache only: a query is sent outside it, so other threads' queries go on meanwhile.
+    @cachedmethod(attrgetter("_cache"), lock=attrgetter("_cache_lock"))
+    def _document(self, query: str) -> Any:
+        """The endpoint's JSON answer to a query, after as many attempts as the retry policy allows."""
+        retrying = self.retry_policy.retrying(_transient, sleep=self._sleep)
+        try:
+            response = retrying(self._post, query)
+        except httpx2.HTTPStatusError as exc:
+            body = exc.response.text.strip()[:500]
+            raise SparqlError(self.endpoint, f"HTTP {exc.response.status_code}: {body or exc.response.reason_phrase}") from exc
+        except httpx2.TransportError as exc:
+            tries = retrying.statistics["attempt_number"]
+            raise SparqlError(self.endpoint, f"no answer after {tries} tries ({exc or type(exc).__name__})") from exc
+        try:
+            return response.json()
+        except json.JSONDecodeError as exc:
+            raise SparqlError(self.endpoint, f"answer is not SPARQL JSON ({exc})") from exc
+
+    def _post(self, query: str) -> httpx2.Response:
+        self.requests += 1
+        response = self._http.post(self.endpoint, data={"query": query})
+        response.raise_for_status()
+        return response
 
 
-def _retry_after(header: str | None) -> float:
-    try:
-        return float(header) if header else 0.0
-    except ValueError:  # an HTTP date: fall back to our own backoff
-        return 0.0
+def _transient(error: BaseException) -> bool:
+    if isinstance(error, httpx2.HTTPStatusError):
+        return error.response.status_code in TRANSIENT_STATUSES
+    return isinstance(error, httpx2.TransportError)

@@ -7,13 +7,12 @@ bears it, and literal tails are found by the values they render to.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from arkg.graph.matching import fold, rank
-from arkg.graph.model import Direction, KGStats, Match, PropValue, Triple
+from arkg.graph.model import Direction, KGStats, Match, PropValue, Triple, triple_key
 from arkg.graph.sparql.client import Row, SparqlClient
 from arkg.graph.sparql.schema import Schema, literal_candidates, make_schema, prop_value, render_literal
 from arkg.graph.sparql.terms import Term, UnsafeTermError
@@ -40,6 +39,7 @@ class SparqlGraph:
         search_limit: int = 500,
     ) -> None:
         self.client = endpoint if isinstance(endpoint, SparqlClient) else SparqlClient(endpoint)
+        self._owns_client = self.client is not endpoint  # a client handed in is its owner's to close
         self.schema = schema if isinstance(schema, Schema) else make_schema(schema, languages)
         self.batch_size = batch_size
         self.search_limit = search_limit
@@ -150,6 +150,8 @@ class SparqlGraph:
 
     def close(self) -> None:
         self._name_of.clear()
+        if self._owns_client:
+            self.client.close()
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -191,7 +193,7 @@ class SparqlGraph:
             result.append(
                 Triple(names[head], names[relation], names[tail], {key: _one(vs) for key, vs in sorted(merged.items())})
             )
-        return sorted(result, key=_triple_key)
+        return sorted(result, key=triple_key)
 
     def _batched(self, build: Callable[[list[_T]], str | None], items: list[_T]) -> Iterator[Row]:
         """Rows of the query `build` makes for each batch of items (none when it makes no query)."""
@@ -200,10 +202,6 @@ class SparqlGraph:
             if query is None:
                 return
             yield from self.client.select(query)
-
-
-def _triple_key(triple: Triple) -> tuple[str, str, str, str]:
-    return triple.head, triple.relation, triple.tail, json.dumps(triple.props, sort_keys=True)
 
 
 def _one(found: list[PropValue]) -> PropValue:

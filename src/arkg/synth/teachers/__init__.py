@@ -1,7 +1,8 @@
-"""Teachers: scripted models that reply with the gold decision at each call of one strategy."""
+"""How `arkg synth` teaches strategies: the Lesson each names (StrategyInfo.teacher), and what teachers share.
 
-from arkg.synth.teachers.ark import ArkTeacher
-from arkg.synth.teachers.kaping import KapingTeacher
-from arkg.synth.teachers.kg_agent import KgAgentTeacher
+Each strategy's teacher and lesson live in its own folder (e.g. arkg.agents.ark.teacher), imported only
+when pairs are made."""
 
-__all__ = ["ArkTeacher", "KapingTeacher", "KgAgentTeacher"]
+from arkg.synth.teachers.lesson import ANY_MODE, Case, Led, Lesson, Unsettled, Variant, lesson_of, taught_strategies
+
+__all__ = ["ANY_MODE", "Case", "Led", "Lesson", "Unsettled", "Variant", "lesson_of", "taught_strategies"]

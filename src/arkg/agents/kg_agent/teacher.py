@@ -1,4 +1,4 @@
-"""The KG-Agent teacher: writes the gold program, one line per planner call.
+"""KG-Agent's synthesis teacher and lesson: the teacher writes the gold program, one line per planner call.
 
 In constrained mode the line must be among the valid next lines the planner offers (a gold line
 naming an entity the planner did not link, or a relation its memory does not show, is not taught);
@@ -12,11 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arkg.agents.kg_agent import LineAttempt, LineReply
+from arkg.agents.kg_agent.planner import LineReply
+from arkg.agents.kg_agent.trace import LineAttempt, StopReason
+from arkg.agents.strategy import Result
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
 from arkg.llm.scripted import Reply
-from arkg.synth.capture import NotFollowed
+from arkg.synth.capture import NotFollowed, Pair
 from arkg.synth.chains import Reason
+from arkg.synth.pipeline import SynthOptions
+from arkg.synth.teachers.lesson import Case, Lesson, Variant
 
 DECISION = "line"
 
@@ -50,3 +54,25 @@ class KgAgentTeacher:
             raise NotFollowed(Reason.NOT_FOLLOWED, f"the planner asked for {output.__name__}, not a program line")
         self.decisions.append(DECISION)
         return reply
+
+
+class KgAgentLesson(Lesson):
+    """The planner is led through the gold program (each mode), on gold cases with a program only: its
+    answer is computed by the executor, not read by the model, so other facts would leave its lines
+    the same."""
+
+    answer_taught = False
+
+    def takes(self, case: Case) -> bool:
+        return case.variant is Variant.GOLD and bool(case.lines)
+
+    def teacher(self, case: Case, options: SynthOptions) -> KgAgentTeacher:
+        return KgAgentTeacher(case.lines)
+
+    def after(self, result: Result, pairs: list[Pair]) -> None:
+        # The executor ran every gold line (a rejected one stops the teacher), so the answer is the program's.
+        if result.stop_reason != StopReason.DONE.value:
+            raise NotFollowed(Reason.NOT_FOLLOWED, f"the planner stopped before the program's end: {result.stop_reason}")
+
+
+LESSON = KgAgentLesson()

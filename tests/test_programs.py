@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arkg.agents.kg_agent import Call, Names, ParseError, VarRef, parse_call
+from arkg.programs import Call, Names, ParseError, VarRef, parse_call
 
 
 def test_a_line_with_every_argument_form() -> None:

@@ -16,12 +16,12 @@ from arkg.agents.answers import CitedOpen, CitedYesNo, cited_reply_for, read_ans
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.prompts import load_prompt
 from arkg.agents.retrieval import RankerName, link_entities, neighbourhood, rank_facts
-from arkg.agents.run import RunKit, RunOptions, RunStopped
-from arkg.agents.strategy import Answer, Query, Result, StrategyInfo, as_query, register
-from arkg.agents.trace import ModelCall, TripleRecord, total_usage
+from arkg.agents.run import BUDGET_SPENT, Agent, RunKit, StopReason as BaseStopReason, StrategyRun
+from arkg.agents.strategy import Answer, Query, Result
+from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace, TripleRecord
 from arkg.agents.triple_keys import TripleKeys, fact_line
 from arkg.graph.model import KnowledgeGraph
-from arkg.llm.base import ChatModel, Message, Usage
+from arkg.llm.base import ChatModel, Message
 
 NAME = "kaping"
 PROMPT = "kaping"
@@ -39,19 +39,25 @@ class KapingSettings(BaseModel):
     c_max: int = Field(3, ge=1, description="answer attempts when a reply cites keys not shown (free mode)")
 
 
-class EntitiesLinked(BaseModel):
+class StopReason(BaseStopReason):
+    DONE = "done"
+    C_MAX = "c_max answers cited facts that were not shown"
+    BUDGET = BUDGET_SPENT
+
+
+class EntitiesLinked(Event):
     kind: Literal["linked"] = "linked"
     entities: list[str]
 
 
-class FactsRetrieved(BaseModel):
+class FactsRetrieved(Event):
     kind: Literal["facts"] = "facts"
     retrieved: int  # triples in the neighbourhood
     ranker: RankerName
     shown: list[TripleRecord]
 
 
-class AnswerAttempt(BaseModel):
+class AnswerAttempt(ModelEvent):
     kind: Literal["answer"] = "answer"
     attempt: int
     answer: Answer
@@ -66,34 +72,23 @@ class AnswerAttempt(BaseModel):
         return not self.invalid_keys
 
 
-class Stopped(BaseModel):
+class Stopped(Event):
+    """The run ended without an accepted answer: every attempt cited facts not shown, or the budget was spent."""
+
     kind: Literal["stopped"] = "stopped"
     reason: str
+    note: str | None = None
 
 
-Event = Annotated[EntitiesLinked | FactsRetrieved | AnswerAttempt | Stopped, Field(discriminator="kind")]
+KapingEvent = Annotated[EntitiesLinked | FactsRetrieved | AnswerAttempt | Stopped, Field(discriminator="kind")]
 
 
-class KapingTrace(BaseModel):
-    question: str
-    yes_no: bool
-    claim: bool = False
-    model: str
-    settings: KapingSettings
-    events: list[Event] = []
-    cited_triples: list[TripleRecord] = []
-
-    @property
-    def calls(self) -> list[ModelCall]:
-        return [event.call for event in self.events if isinstance(event, AnswerAttempt)]
-
-    @computed_field
-    @property
-    def usage(self) -> Usage:
-        return total_usage(self.calls)
+class KapingTrace(Trace[KapingSettings, KapingEvent]):
+    def shown_records(self) -> list[TripleRecord]:
+        return [record for event in self.events if isinstance(event, FactsRetrieved) for record in event.shown]
 
 
-class Kaping:
+class Kaping(Agent):
     name = NAME
 
     def __init__(self, kg: KnowledgeGraph, model: ChatModel, settings: KapingSettings | None = None) -> None:
@@ -101,24 +96,23 @@ class Kaping:
         self.model = model
         self.settings = settings or KapingSettings()
 
-    def ask(self, query: str | Query, options: RunOptions | None = None) -> Result:
-        run = _Run(self, as_query(query), RunKit(self.model, options or RunOptions()))
-        return RunKit.finish(run.execute, run.stopped)
+    def start(self, query: Query, kit: RunKit) -> _Run:
+        return _Run(self, query, kit)
 
 
-class _Run:
+class _Run(StrategyRun[KapingTrace]):
     def __init__(self, strategy: Kaping, query: Query, kit: RunKit) -> None:
-        self.kg = strategy.kg
-        self.settings = strategy.settings
-        self.query = query
-        self.kit = kit
-        self.trace = KapingTrace(
+        trace = KapingTrace(
+            strategy=NAME,
             question=query.text,
             yes_no=query.yes_no,
             claim=query.is_claim,
             model=strategy.model.name,
-            settings=self.settings,
+            settings=strategy.settings,
         )
+        super().__init__(query, kit, trace)
+        self.kg = strategy.kg
+        self.settings = strategy.settings
 
     def execute(self) -> Result:
         settings = self.settings
@@ -143,69 +137,43 @@ class _Run:
         else:
             output = CitedYesNo if query.yes_no else CitedOpen
         system = Message(role="system", content=prompt.render(noun=query.noun))
-        feedback = ""
-        for attempt in range(1, self.settings.c_max + 1):
+        accepted: AnswerAttempt | None = None
+
+        def attempt(number: int, feedback: str | None) -> tuple[AnswerAttempt, str | None]:
+            nonlocal accepted
             ask = prompt.part(
                 "ask",
                 facts=facts,
-                feedback=feedback,
+                feedback=feedback or "",
                 noun_title=query.noun.capitalize(),
                 question=query.text,
                 instruction=prompt.part(kind),
             )
-            reply, call = self.kit.complete([system, Message(role="user", content=ask)], output, "answer", attempt=attempt)
+            reply, call = self.kit.complete([system, Message(role="user", content=ask)], output, "answer", attempt=number)
             cited = list(dict.fromkeys(reply.cited_keys))
-            invalid = [key for key in cited if key not in shown]
-            value = read_answer(reply.answer, query.yes_no)
-            explanation = reply.explanation.strip()
-            self.record(
-                AnswerAttempt(
-                    attempt=attempt,
-                    answer=value,
-                    explanation=explanation,
-                    cited_keys=cited,
-                    invalid_keys=invalid,
-                    call=call,
-                )
+            event = AnswerAttempt(
+                attempt=number,
+                answer=read_answer(reply.answer, query.yes_no),
+                explanation=reply.explanation.strip(),
+                cited_keys=cited,
+                invalid_keys=[key for key in cited if key not in shown],
+                call=call,
             )
-            if not invalid:
-                self.trace.cited_triples = [shown[key] for key in cited]
-                return self.result(value, explanation, "done")
-            feedback = prompt.part("invalid_keys", keys=", ".join(shown) or "none")
-        return self.stopped(RunStopped(f"c_max={self.settings.c_max} answers cited facts that were not shown"))
+            if event.valid:
+                accepted = event
+                return event, None
+            return event, prompt.part("invalid_keys", keys=", ".join(shown) or "none")
 
-    def stopped(self, stop: RunStopped) -> Result:
-        self.record(Stopped(reason=stop.reason))
-        return self.result(None, "", stop.reason)
-
-    def shown(self) -> list[TripleRecord]:
-        return [record for event in self.trace.events if isinstance(event, FactsRetrieved) for record in event.shown]
-
-    def record(self, event: BaseModel) -> None:
-        self.trace.events.append(event)
-        self.kit.emit(event)
-
-    def result(self, answer: Answer, explanation: str, stop_reason: str) -> Result:
-        return Result(
-            strategy=NAME,
-            question=self.query.text,
-            claim=self.query.is_claim,
-            answer=answer,
-            explanation=explanation,
-            cited_triples=[record.as_triple().as_dict() for record in self.trace.cited_triples],
-            retrieved_triples=[record.as_triple().as_dict() for record in self.shown()],
-            stop_reason=stop_reason,
-            trace=self.trace,
-            usage=self.kit.usage,
+        if not self.attempts(self.settings.c_max, attempt) or accepted is None:
+            return self.end(StopReason.C_MAX)
+        self.trace.cited_triples = [shown[key] for key in accepted.cited_keys]
+        return self.result(
+            accepted.answer, accepted.explanation, stop_reason=StopReason.DONE, retrieved=self.trace.shown_records()
         )
 
+    def stopped(self, reason: str) -> Result:
+        return self.end(StopReason.BUDGET, note=reason)
 
-register(
-    StrategyInfo(
-        name=NAME,
-        summary="KAPING: retrieve the question entities' facts most similar to it, answer in one call citing them",
-        settings=KapingSettings,
-        build=lambda model, kg, settings: Kaping(kg, model, settings),
-        max_tokens=256,
-    )
-)
+    def end(self, reason: StopReason, note: str | None = None) -> Result:
+        self.record(Stopped(reason=reason.value, note=note))
+        return self.result(None, stop_reason=reason, retrieved=self.trace.shown_records())

@@ -1,4 +1,4 @@
-"""The KAPING teacher: answers its one call with what the facts shown settle, citing their keys."""
+"""KAPING's synthesis teacher and lesson: the teacher answers its one call with what the facts shown settle, citing their keys."""
 
 from __future__ import annotations
 
@@ -7,15 +7,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arkg.agents.answers import CitedOpen, CitedYesNo
-from arkg.agents.kaping import FactsRetrieved
+from arkg.agents.kaping.agent import FactsRetrieved
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Triple
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
 from arkg.llm.scripted import Reply
 from arkg.synth.capture import NotFollowed
 from arkg.synth.chains import Reason
+from arkg.synth.pipeline import SynthOptions
 from arkg.synth.readings import NoLabel, Reading
 from arkg.synth.teachers.common import reply_answer
+from arkg.synth.teachers.lesson import Case, Lesson, Unsettled, Variant
 
 Reader = Callable[[Sequence[Triple]], Reading]
 
@@ -44,3 +46,19 @@ class KapingTeacher:
         keys = [key for key, triple in self.shown.items() if identity(triple) in cited]
         self.decisions.append("answer")
         return {"cited_keys": keys, "explanation": reading.explanation, "answer": reply_answer(reading, self.yes_no)}
+
+
+class KapingLesson(Lesson):
+    """KAPING answers on the gold and contradicting KGs, and on the KG without the evidence; its one
+    call is the same in every mode."""
+
+    per_mode = False
+
+    def takes(self, case: Case) -> bool:
+        return case.variant is not Variant.UNSETTLED or case.unsettled is Unsettled.NO_EVIDENCE
+
+    def teacher(self, case: Case, options: SynthOptions) -> KapingTeacher:
+        return KapingTeacher(case.reader, case.yes_no)
+
+
+LESSON = KapingLesson()

@@ -1,9 +1,13 @@
-"""The program language: one line `vK = tool(arguments)` per step, read with Python's `ast`.
+"""The program language that KG-Agent plans in and gold programs are written in: one line
+`vK = tool(arguments)` per step, read with Python's `ast`.
 
 Arguments: a variable (`v2`), a string literal (JSON/Python escapes), a number (`3`, `-1.5`), a
 list of string literals naming entities (`["Marie Curie", "Pierre Curie"]`), and keyword arguments
 for a tool's optional parameters (`prop="start time"`). Nothing is ever evaluated: the syntax tree
 is only read. `Call.text()` writes the canonical line, which parses back to the same Call.
+
+The language sits below the agents and the data sets, which both write it; the tools a line may
+call, and the executor that runs it, belong to the KG-Agent strategy.
 """
 
 from __future__ import annotations
@@ -14,10 +18,20 @@ import math
 import re
 from dataclasses import dataclass
 
-from arkg.agents.kg_agent.errors import ParseError
+from arkg.errors import ArkgError
 from arkg.text import clip, one_line
 
 VARIABLE = re.compile(r"v[1-9][0-9]*")
+
+
+class ToolError(ArkgError):
+    """A line that cannot run: it does not parse, names an unknown tool, variable, relation or
+    entity, or passes an argument of the wrong type. Its message is written to be shown to the model
+    that wrote the line; the memory is left as it was."""
+
+
+class ParseError(ToolError):
+    """A line that is not a tool call of the program language."""
 
 
 @dataclass(frozen=True)

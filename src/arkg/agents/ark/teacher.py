@@ -1,4 +1,4 @@
-"""The ARK teacher: leads the agent along a route, one (anchor, relation, facts) step at a time.
+"""ARK's synthesis teacher and lesson: leads the agent along a route, one (anchor, relation, facts) step at a time.
 
 At each call it answers what the prompt asks, from the route and what the agent shows: the step's
 anchor among the candidates (or by name in free mode), its relation among those listed, the keys
@@ -22,25 +22,32 @@ this anchor, "relation-retry"), then the step's own anchor ("anchor-retry").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from pydantic import BaseModel
 
 from arkg.agents.ark.agent import ANOTHER_ANCHOR
 from arkg.agents.ark.computed import computed_lines
 from arkg.agents.ark.replies import AnchorReply, OpenAnswer, ReasoningReply, RelationReply, YesNoAnswer
-from arkg.agents.ark.trace import RelationsRetrieved, TriplesRetrieved
+from arkg.agents.ark.settings import ArkSettings
+from arkg.agents.ark.trace import ArkTrace, RelationsRetrieved, StopReason, TriplesRetrieved
 from arkg.agents.answers import MAX_TEXT_CHARS
+from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.strategy import Result
 from arkg.agents.trace import TripleRecord
 from arkg.agents.triple_keys import identity
-from arkg.graph.model import Triple
+from arkg.graph.model import Direction, Triple
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
 from arkg.llm.scripted import Reply
-from arkg.synth.capture import NotFollowed
+from arkg.synth.capture import NotFollowed, Pair
 from arkg.synth.chains import Reason
+from arkg.synth.pipeline import SynthOptions
 from arkg.synth.readings import NoLabel, Reading
 from arkg.synth.routes import RouteStep
 from arkg.synth.teachers.common import reply_answer
+from arkg.synth.teachers.lesson import RETRY, Case, Led, Lesson, Unsettled, Variant
 from arkg.synth.wording import with_plan
 from arkg.text import one_line
 
@@ -48,7 +55,6 @@ Reader = Callable[[Sequence[Triple]], Reading]
 
 MISTAKE = "mistake"  # the decision of a deliberately wrong reply: run, never kept as a pair
 DETOUR = "detour"  # the decision of a return to the previous anchor: valid, never kept as a pair
-RETRY = "-retry"  # suffix of the gold decision that follows a mistake
 
 
 @dataclass
@@ -223,3 +229,47 @@ def misspelt(name: str) -> str:
         if before.isalpha() and here.isalpha() and before != here:
             return name[: at - 1] + here + before + name[at + 1 :]
     return name + name[-1:]
+
+
+class ArkLesson(Lesson):
+    """ARK is led along the gold route (each mode; with `retries`, free mode also through deliberate
+    mistakes), on contradicting KGs, and stopped one step short of the route."""
+
+    def takes(self, case: Case) -> bool:
+        return case.variant is not Variant.UNSETTLED or case.unsettled is Unsettled.SHORT_ROUTE
+
+    def teacher(self, case: Case, options: SynthOptions, retries: bool = False) -> ArkTeacher:
+        return ArkTeacher(case.route, case.reader, case.yes_no, plan=options.plan, retries=retries)
+
+    def runs(self, case: Case, settings: BaseModel, options: SynthOptions) -> Iterator[Led]:
+        for led in super().runs(case, settings, options):
+            yield led
+            if options.retries and led.mode == SelectionMode.FREE.value and case.variant is Variant.GOLD:
+                yield Led(led.mode, led.settings, lambda: self.teacher(case, options, retries=True), retries=True)
+
+    def before(self, case: Case, settings: BaseModel) -> None:
+        """Routes ARK cannot take: no step at all, more steps than k_max, an incoming edge with edges=out."""
+        assert isinstance(settings, ArkSettings)
+        route = case.route
+        if not route:
+            raise NotFollowed(Reason.NOT_FOLLOWED, "the answer rests on no fact, so there is no step to take")
+        if len(route) > settings.k_max:
+            raise NotFollowed(Reason.NOT_FOLLOWED, f"the route has {len(route)} steps, more than k_max={settings.k_max}")
+        incoming = next((step for step in route if step.direction == Direction.IN), None)
+        if incoming is not None and settings.edges is EdgeSet.OUT:
+            raise NotFollowed(
+                Reason.NOT_FOLLOWED,
+                f"the route follows {incoming.label!r} into {incoming.anchor!r}; ARK explores outgoing edges only (edges=out)",
+            )
+
+    def after(self, result: Result, pairs: list[Pair]) -> None:
+        """Every gold reply was taken (only the deliberate mistakes were rejected), and the route ended the run."""
+        assert isinstance(result.trace, ArkTrace)
+        rejected = result.trace.invalid_attempts - sum(pair.decision == MISTAKE for pair in pairs)
+        if rejected:
+            raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK rejected {rejected} gold replies")
+        if result.stop_reason != StopReason.DONE.value:
+            raise NotFollowed(Reason.NOT_FOLLOWED, f"ARK stopped before the route's end: {result.stop_reason}")
+
+
+LESSON = ArkLesson()
