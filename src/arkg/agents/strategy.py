@@ -142,6 +142,15 @@ Builder = Callable[[ChatModel, KnowledgeGraph | None, Any], Strategy]
 
 
 @dataclass(frozen=True)
+class PaperProtocol:
+    """How a strategy's paper ran it: the settings that reproduce its procedure (`--protocol paper`),
+    and the table of the paper whose figures a run in that mode compares with."""
+
+    table: str  # "ARK-V1 Table III"
+    settings: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
 class StrategyInfo:
     """Everything the rest of arkg asks of a strategy."""
 
@@ -158,6 +167,8 @@ class StrategyInfo:
     teacher: str | None = None
     # The shipped LoRA adapter tuned for the strategy (a name of arkg.data.TUNED_ADAPTERS), if one is.
     tuned_adapter: str | None = None
+    # The paper's procedure, where the strategy follows a paper (None: arkg's own, or a baseline).
+    paper: PaperProtocol | None = None
 
 
 PLUGIN_GROUP = "arkg.strategies"
@@ -251,6 +262,32 @@ def read_trace(strategy: str, data: Mapping[str, Any]) -> Trace:
         return AbstentionTrace.model_validate(data)
     trace_type = REGISTRY[strategy].trace_type if strategy in REGISTRY else Trace
     return trace_type.model_validate({"strategy": strategy, **data})
+
+
+def protocol_settings(name: str, protocol: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The settings of a run under `protocol`: "arkg" (the strategy's defaults) or "paper" (its paper's
+    procedure), with `overrides` on top. A strategy without a paper has no paper protocol."""
+    if protocol not in PROTOCOLS:
+        raise ArkgError(f"unknown protocol {protocol!r}; choose one of: {', '.join(PROTOCOLS)}")
+    info = strategy_info(name)
+    if protocol == "arkg":
+        return dict(overrides or {})
+    if info.paper is None:
+        with_paper = ", ".join(n for n, i in REGISTRY.items() if i.paper is not None)
+        raise ArkgError(f"strategy {name!r} follows no paper, so it has no paper protocol (strategies that do: {with_paper})")
+    return {**info.paper.settings, **(overrides or {})}
+
+
+def follows_protocol(name: str, settings: Mapping[str, Any]) -> PaperProtocol | None:
+    """The paper protocol that a run's recorded settings (JSON values) follow, if any."""
+    info = REGISTRY.get(name) if name in REGISTRY else None
+    if info is None or info.paper is None:
+        return None
+    paper = info.settings.model_validate(dict(info.paper.settings)).model_dump(mode="json")
+    return info.paper if all(settings.get(key) == value for key, value in paper.items()) else None
+
+
+PROTOCOLS = ("arkg", "paper")
 
 
 def strategy_settings(name: str, values: BaseModel | Mapping[str, Any] | None = None) -> BaseModel:

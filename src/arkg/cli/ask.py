@@ -13,7 +13,7 @@ from arkg.agents import DEFAULT_STRATEGY, REGISTRY, Budget, Query, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
-from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Retries, Samples, SampleTemperature, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.render import describe, footer
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.errors import ArkgError
@@ -69,6 +69,7 @@ def ask(
     ] = None,
     timeout: Timeout = None,
     retries: Retries = None,
+    protocol: Protocol = ProtocolName.ARKG,
     grounded: Grounded = False,
     samples: Samples = 1,
     agreement: Agreement = 0.6,
@@ -83,7 +84,7 @@ def ask(
         query = Query(text=question, claim=claim)
         info = strategy_info(strategy)
         flags: dict[str, Any] = {"mode": mode, "edges": edges, "k_max": k_max, "c_max": c_max}
-        overrides = settings_overrides(strategy, flags, parse_assignments(setting or []))
+        overrides = settings_overrides(strategy, flags, parse_assignments(setting or []), protocol.value)
         if trace is not None:
             check_writable_file(trace, "trace file")
         sampling = Sampling(temperature=temperature, seed=seed, max_tokens=info.max_tokens)

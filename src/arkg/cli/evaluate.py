@@ -17,7 +17,7 @@ from arkg.agents.abstention import Abstention
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.eval_progress import eval_progress
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Retries, Samples, SampleTemperature, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.cli.tables import print_table
 from arkg.eval.report import SystemReport, build_report
@@ -89,6 +89,7 @@ def evaluate(
     max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1, help="Token budget per model call.")] = None,
     timeout: Timeout = None,
     retries: Retries = None,
+    protocol: Protocol = ProtocolName.ARKG,
     grounded: Grounded = False,
     samples: Samples = 1,
     agreement: Agreement = 0.6,
@@ -108,7 +109,7 @@ def evaluate(
         damaged = check_results_target(out, resume)
         if damaged:
             console.print(f"[yellow]Note:[/yellow] {escape(one_line(damaged))}")
-        overrides = settings_overrides(strategy, {"mode": mode, "edges": edges}, parse_assignments(setting or []))
+        overrides = settings_overrides(strategy, {"mode": mode, "edges": edges}, parse_assignments(setting or []), protocol.value)
         try:
             plan = plan_evaluation(
                 dataset, strategy, model,

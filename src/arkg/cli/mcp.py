@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.agents import REGISTRY, strategy_info
+from arkg.agents import DEFAULT_STRATEGY, REGISTRY, strategy_info
 from arkg.cli.errors import user_errors
 from arkg.cli.options import Retries, Timeout
 from arkg.errors import ArkgError
@@ -33,7 +33,7 @@ def mcp(
     ] = None,
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"The strategy of an `ask` call that names none: {', '.join(REGISTRY)}.")
-    ] = "ark",
+    ] = DEFAULT_STRATEGY,
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")] = False,
     host: Annotated[str, typer.Option(help="With --http: the address to listen on. Any other than 127.0.0.1, ::1 or localhost requires a token.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="With --http: the port to listen on.")] = 8000,

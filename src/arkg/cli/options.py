@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+from enum import Enum
 from typing import Annotated
 
 import typer
+
+from arkg.agents import PROTOCOLS
 
 
 def positive_seconds(value: float | None) -> float | None:
@@ -28,6 +31,17 @@ Retries = Annotated[
 ]
 # The range of Sampling.temperature, checked when the options are parsed.
 TEMPERATURE_RANGE = {"min": 0.0, "max": 2.0}
+
+# The settings a run starts from: arkg's defaults, or the procedure of the strategy's paper.
+ProtocolName = Enum("ProtocolName", {name.upper(): name for name in PROTOCOLS}, type=str)  # --protocol's choices
+Protocol = Annotated[
+    ProtocolName,
+    typer.Option(
+        "--protocol",
+        help="arkg: the strategy's own defaults. paper: the procedure of the strategy's paper (ARK-V1, R³, KG-Agent:"
+        " free generation, the paper's bounds; docs/paper-differences.md); --mode, --edges and --set still apply on top.",
+    ),
+]
 
 # Abstention (arkg.agents.abstention), for any strategy.
 Grounded = Annotated[

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.agents import REGISTRY, strategy_info
+from arkg.agents import DEFAULT_STRATEGY, REGISTRY, strategy_info
 from arkg.cli.errors import user_errors
 from arkg.cli.options import Retries, Timeout
 from arkg.errors import ArkgError
@@ -31,7 +31,7 @@ def serve(
     ] = None,
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"The page's default strategy: {', '.join(REGISTRY)}.")
-    ] = "ark",
+    ] = DEFAULT_STRATEGY,
     host: Annotated[
         str, typer.Option(help="Address to listen on. Any other than 127.0.0.1, ::1 or localhost requires a token.")
     ] = "127.0.0.1",

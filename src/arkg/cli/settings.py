@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any
 
-from arkg.agents import strategy_info, strategy_settings
+from arkg.agents import protocol_settings, strategy_info, strategy_settings
 from arkg.errors import ArkgError
 
 
@@ -29,8 +29,10 @@ def parse_assignments(assignments: Iterable[str]) -> dict[str, Any]:
     return values
 
 
-def settings_overrides(strategy: str, flags: Mapping[str, Any], assignments: Mapping[str, Any]) -> dict[str, Any]:
-    """The settings the user gave for `strategy`, validated against its typed settings."""
+def settings_overrides(
+    strategy: str, flags: Mapping[str, Any], assignments: Mapping[str, Any], protocol: str = "arkg"
+) -> dict[str, Any]:
+    """The settings the user gave for `strategy` over its `protocol`'s, validated against its typed settings."""
     fields = strategy_info(strategy).settings.model_fields
     given = {name: value for name, value in flags.items() if value is not None}
     foreign = [name for name in given if name not in fields]
@@ -39,5 +41,6 @@ def settings_overrides(strategy: str, flags: Mapping[str, Any], assignments: Map
         raise ArkgError(f"{options} does not apply to strategy {strategy!r} (its settings: {', '.join(fields) or 'none'})")
     overrides = {name: value.value if isinstance(value, Enum) else value for name, value in given.items()}
     overrides.update(assignments)
+    overrides = protocol_settings(strategy, protocol, overrides)
     strategy_settings(strategy, overrides)  # fail now, naming the bad setting, before anything is opened
     return overrides

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 
+from arkg.agents import follows_protocol
 from arkg.data import TUNED_ADAPTERS
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
 from arkg.eval.setup import PER_QUESTION_KG
@@ -92,9 +93,12 @@ def model_legend(specs: Iterable[str]) -> list[str]:
 
 def system_label(config: RunConfig, model: str) -> str:
     """Strategy, model (`model`, its short name), temperature, selection mode, KG, perturbation and
-    abstention, e.g. "ark · tuned · T0 · free · kg=gold-union"; a strategy reading no KG names none."""
+    abstention, e.g. "ark · tuned · T0 · free · kg=gold-union"; a strategy reading no KG names none, and
+    a run with its paper's settings says "paper protocol"."""
     mode = config.settings.get("mode")
     parts = [config.strategy, model, f"T{config.temperature:g}", *([str(mode)] if mode else [])]
+    if follows_protocol(config.strategy, config.settings) is not None:
+        parts.append("paper protocol")  # the settings of --protocol paper, whatever the KG
     kg = kg_name(config.kg)
     if kg is not None:
         parts.append(f"kg={kg}")

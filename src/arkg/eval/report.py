@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from arkg.agents.ark.settings import ArkSettings
-from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents import PaperProtocol, follows_protocol
 from arkg.eval.labels import system_labels
 from arkg.eval.metrics import Scores, describe_undefined, reliability, score_runs
 from arkg.eval.open_metrics import OpenScores, answer_set_score, score_open_runs
@@ -72,21 +71,14 @@ class SystemReport:
         return frozenset(question_id for question_id, _ in self.records)
 
 
-def follows_paper(config: RunConfig) -> bool:
-    """Whether a run follows ARK-V1's protocol for Table III: ARK in free mode on outgoing edges with the
-    paper's bounds (ArkSettings' defaults), an untuned backbone, and each question's own unaltered graph."""
-    settings = config.settings
-    paper = ArkSettings()
-    return (
-        config.strategy == "ark"
-        and (config.kg == PER_QUESTION_KG or config.kg.startswith(PER_QUESTION_KG + ":"))
-        and config.perturbation == "none"
-        and settings.get("mode") == SelectionMode.FREE.value
-        and settings.get("edges") == EdgeSet.OUT.value
-        and settings.get("c_max") == paper.c_max
-        and settings.get("k_max") == paper.k_max
-        and not _tuned(config)
-    )
+def follows_paper(config: RunConfig) -> PaperProtocol | None:
+    """The paper whose protocol a run follows, if any: its strategy's paper settings (`--protocol
+    paper`), an untuned backbone, and each question's own unaltered graph (the papers searched each
+    question's neighbourhood, not one KG made of every question's gold facts)."""
+    per_question = config.kg == PER_QUESTION_KG or config.kg.startswith(PER_QUESTION_KG + ":")
+    if not per_question or config.perturbation != "none" or _tuned(config):
+        return None
+    return follows_protocol(config.strategy, config.settings)
 
 
 def _tuned(config: RunConfig) -> bool:

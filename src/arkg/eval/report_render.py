@@ -31,7 +31,8 @@ def results_table(systems: list[SystemReport]) -> Table:
     """Shaped like the paper's Table III, one row per system, then the constant answers of a yes/no data
     set; titled after the paper only when every system follows its protocol (follows_paper), with a
     legend of the models and KGs the labels name."""
-    paper = bool(systems) and all(follows_paper(system.config) for system in systems)
+    papers = [follows_paper(system.config) for system in systems]
+    paper = papers[0] if papers and all(p is not None and p is papers[0] for p in papers) else None
     rows = [
         [
             system.label,
@@ -48,7 +49,7 @@ def results_table(systems: list[SystemReport]) -> Table:
         answers = f"{count} / 0 / 0" if baseline.answer else f"0 / {count} / 0"
         rows.append([baseline.label, "–", *_score_cells(baseline.scores)[1:], answers, "–", "–"])
     return Table(
-        title="Results (cf. ARK-V1 Table III)" if paper else "Results",
+        title=f"Results (cf. {paper.table})" if paper else "Results",
         header=["System", "Runs", "Questions", "Answer rate %", "Cond. acc. % (95% CI)", "Overall acc. % (95% CI)",
                 "Reliab.", "Yes/no answers True / False / None", "Calls/q", "Tokens/q"],
         rows=rows,

@@ -3,7 +3,7 @@
 Needs the `web` extra (`pip install 'arkg[web]'`). The application is built over an open Session:
 
     from arkg.server import ServerConfig, create_app, run
-    run(create_app(Session(db, model), ServerConfig(strategy="ark")), "127.0.0.1", 8000)
+    run(create_app(Session(db, model), ServerConfig(strategy="r3")), "127.0.0.1", 8000)
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arkg.agents import REGISTRY, Budget, Query, strategy_info, strategy_settings
+from arkg.agents import DEFAULT_STRATEGY, REGISTRY, Budget, Query, strategy_info, strategy_settings
 from arkg.errors import ArkgError, EntityNotFound
 from arkg.graph.model import Direction, Triple
 from arkg.llm.base import Sampling
@@ -59,7 +59,7 @@ class Limits:
 
 @dataclass(frozen=True)
 class ServerConfig:
-    strategy: str = "ark"  # the default of a request that names none
+    strategy: str = DEFAULT_STRATEGY  # the default of a request that names none
     traces: Path = field(default_factory=Path.cwd)  # the only folder trace files are read from
     token: str | None = None  # when set, every request must carry it
     allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS  # Host headers accepted (None: any)

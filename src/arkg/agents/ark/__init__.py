@@ -6,7 +6,8 @@ from arkg.agents.ark.agent import NAME, ArkAgent
 from arkg.agents.ark.settings import ArkSettings
 from arkg.agents.ark.trace import ArkTrace
 from arkg.agents.ark.view import VIEW
-from arkg.agents.strategy import StrategyInfo, register
+from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.strategy import PaperProtocol, StrategyInfo, register
 
 register(
     StrategyInfo(
@@ -20,6 +21,12 @@ register(
         view=VIEW,
         teacher="arkg.agents.ark.teacher:LESSON",
         tuned_adapter="tuned",
+        # Section III: the model writes each anchor and relation itself (eqs. 3, 7 reject invalid ones),
+        # C_max 5 attempts with the paper's retries, K_max 8 steps, outgoing edges, no computed lines.
+        paper=PaperProtocol(
+            table="ARK-V1 Table III",
+            settings={"mode": SelectionMode.FREE, "edges": EdgeSet.OUT, "c_max": 5, "k_max": 8, "retry_repeats": True, "compare_values": False},
+        ),
     )
 )
 

@@ -31,7 +31,8 @@ from arkg.agents.kg_agent.tools import default_toolbox
 from arkg.agents.kg_agent.trace import KgAgentTrace, LineAttempt, ProgramEnd, StopReason, TopicEntities
 from arkg.agents.kg_agent.view import VIEW
 from arkg.agents.kg_agent.values import Boolean, Entities, Number, RelationItem, Relations, Value, ValueKind
-from arkg.agents.strategy import StrategyInfo, register
+from arkg.agents.modes import SelectionMode
+from arkg.agents.strategy import PaperProtocol, StrategyInfo, register
 from arkg.programs import Call, Names, ParseError, ToolError, VarRef, parse_call
 
 register(
@@ -46,6 +47,8 @@ register(
         view=VIEW,
         teacher="arkg.agents.kg_agent.teacher:LESSON",
         tuned_adapter="tuned-kg-agent",
+        # The planner generates each line (no enumerated options), up to the authors' 30 steps.
+        paper=PaperProtocol(table="KG-Agent Tables 2-5", settings={"mode": SelectionMode.FREE, "max_steps": 30}),
     )
 )
 

@@ -7,7 +7,9 @@ from arkg.agents.r3.replies import MAX_REPLY_TOKENS
 from arkg.agents.r3.settings import R3Settings
 from arkg.agents.r3.trace import R3Trace
 from arkg.agents.r3.view import VIEW
-from arkg.agents.strategy import StrategyInfo, register
+from arkg.agents.modes import SelectionMode
+from arkg.agents.retrieval import RankerName
+from arkg.agents.strategy import PaperProtocol, StrategyInfo, register
 
 register(
     StrategyInfo(
@@ -19,6 +21,11 @@ register(
         max_tokens=MAX_REPLY_TOKENS,
         trace_type=R3Trace,
         view=VIEW,
+        # The model states facts and premises freely; facts ranked by sentence embeddings; depth and breadth 2.
+        paper=PaperProtocol(
+            table="R³ Table 2",
+            settings={"mode": SelectionMode.FREE, "ranker": RankerName.DENSE, "max_depth": 2, "max_breadth": 2},
+        ),
     )
 )
 
