@@ -45,8 +45,8 @@ def test_a_free_run_checks_every_citation_and_name(bundled_model, sample_kg):
 
 
 def test_the_longest_reply_fits_the_registered_token_budget(bundled_model):
-    """The bound behind MAX_REPLY_TOKENS: an axiom with every string at its longest, written in
-    one-letter words (close to one token per two characters), still fits."""
+    """The bound behind MAX_REPLY_TOKENS: an axiom with every premise set and every string at its
+    longest, written in one-letter words (close to one token per two characters), still fits."""
     words = lambda chars: ("a " * chars)[:chars]  # noqa: E731
     premise = {
         "entity": words(replies.MAX_NAME_CHARS),
@@ -54,8 +54,9 @@ def test_the_longest_reply_fits_the_registered_token_budget(bundled_model):
         "operator": "holds",
         "value": words(replies.MAX_TERM_CHARS),
     }
+    premises = [premise] * replies.MAX_PREMISES
     longest = replies.AxiomReply.model_validate(
-        {"rule": words(replies.MAX_TEXT_CHARS), "premises": [premise] * replies.MAX_PREMISES}
+        {"rule": words(replies.MAX_TEXT_CHARS), "premises": premises, "alternatives": [premises] * (replies.MAX_ALTERNATIVES - 1)}
     ).model_dump_json()
     tokens = bundled_model.llama.tokenize(longest.encode("utf-8"), add_bos=False)
     assert len(tokens) < replies.MAX_REPLY_TOKENS

@@ -2,10 +2,12 @@
 or a surfaced commonsense axiom.
 
     anchors   E^q = entity linking ∪ entities the model names (resolved in the KG); K^q = their 1-hop facts
-    branch i  axiom I_i: a rule split into typed premises (entity, property, operator, value)
+    branch i  axiom I_i: a rule split into typed premises (entity, property, operator, value), as one
+              premise set or as alternative sets ("yes if (A and B) or C")
       depth 1   T_i = top-k of K^q by similarity to I_i ∪ facts the model picks among the next-ranked
                 each premise judged satisfied / unsatisfied / unknown, citing keys of T_i
-                verdict computed: one grounded unsatisfied -> False; all grounded satisfied -> True
+                verdict computed: a set holds when all its premises are grounded satisfied, and fails
+                on one grounded unsatisfied; any set holds -> True; every set fails -> False
       depth j   undetermined: the model names what is missing and whose facts could supply it (an
                 entity met in T_i, or an anchor with facts not yet shown); that entity's facts are
                 ranked against the missing information and join T_i; judge again
@@ -23,6 +25,7 @@ valid; an invalid reply gets feedback naming what was wrong and another attempt 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -32,6 +35,7 @@ from arkg.agents.candidates import entities_in_question
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.prompts import Prompt, load_prompt
 from arkg.agents.r3 import replies
+from arkg.agents.r3.scope import refusal
 from arkg.agents.r3.settings import R3Settings
 from arkg.agents.r3.trace import (
     AnchorsFound,
@@ -92,10 +96,7 @@ class R3(Agent):
 
     def start(self, query: Query, kit: RunKit) -> _Run:
         if not query.yes_no:
-            raise ArkgError(
-                f"strategy {NAME!r} settles yes/no questions and claims (True / False / None), and "
-                f"{query.text!r} reads as an open question; ask it with another strategy, or as a yes/no question"
-            )
+            raise ArkgError(refusal(query, NAME))
         return _Run(self, query, kit)
 
 
@@ -168,7 +169,7 @@ class _Run(StrategyRun[R3Trace]):
             judgements = self.judge(branch)
             if judgements is None:
                 return self.end_branch(number, branch.depth, BranchEnd.C_MAX_JUDGEMENT)
-            verdict = decide(judgements)
+            verdict = decide(judgements, [[premise.id for premise in premises] for premises in axiom.premise_sets])
             self.record(
                 VerdictReached(
                     branch=number,
@@ -185,7 +186,7 @@ class _Run(StrategyRun[R3Trace]):
             candidates = self.gap_candidates(branch)
             if not candidates:
                 return self.end_branch(number, branch.depth, BranchEnd.NO_ENTITY_LEFT)
-            gap = self.identify_gap(branch, [p for p in axiom.premises if p.id in verdict.unknown], candidates)
+            gap = self.identify_gap(branch, [p for p in axiom.all_premises if p.id in verdict.unknown], candidates)
             if gap is None:
                 return self.end_branch(number, branch.depth, BranchEnd.C_MAX_MISSING)
             facts = [fact for fact in self.expand(gap.entity) if identity(fact.triple) not in branch.shown_ids]
@@ -288,7 +289,14 @@ class _Run(StrategyRun[R3Trace]):
             sampling = sampling.model_copy(update={"temperature": max(sampling.temperature, settings.branch_temperature)})
             kit = RunKit(kit.model, replace(kit.options, sampling=sampling), kit.calls)
         entities = self.show(self.anchors)
-        output = replies.axiom_for(tuple(entities), settings.max_premises) if self.constrained else replies.AxiomReply
+        output = (
+            replies.axiom_for(tuple(entities), settings.max_premises, settings.max_alternatives)
+            if self.constrained
+            else replies.AxiomReply
+        )
+        # Alternatives are explained, with an example, only where an axiom may have them.
+        disjunctive = settings.max_alternatives > 1
+        alternatives = prompt.part("disjunctive", more=settings.max_alternatives - 1, limit=settings.max_premises)
         axiom: Axiom | None = None
 
         def attempt(count: int, feedback: str | None) -> tuple[AxiomAttempt, str | None]:
@@ -299,22 +307,15 @@ class _Run(StrategyRun[R3Trace]):
                 implied=prompt.part("claim" if self.query.is_claim else "yes_no"),
                 entities=_quoted(entities),
                 limit=settings.max_premises,
+                disjunctive=alternatives if disjunctive else "",
+                disjunctive_example=prompt.part("disjunctive_example") if disjunctive else "",
                 feedback=feedback or "",
             )
             reply, call = self.ask_model(text, output, Purpose.AXIOM, 0, count, kit)
-            premises = [
-                Premise(
-                    id=f"P{index}",
-                    entity=self.anchor_named(premise.entity) or premise.entity.strip(),
-                    property=premise.property.strip(),
-                    operator=premise.operator,
-                    value=premise.value.strip(),
-                )
-                for index, premise in enumerate(reply.premises, start=1)
-            ]
-            problems = self.axiom_problems(reply.rule.strip(), premises)
+            premises, *others = self.premise_sets([reply.premises, *reply.alternatives])
+            problems = self.axiom_problems(reply.rule.strip(), [premises, *others])
             if not problems:
-                axiom = Axiom(branch=number, rule=reply.rule.strip(), premises=premises)
+                axiom = Axiom(branch=number, rule=reply.rule.strip(), premises=premises, alternatives=others)
             feedback = _feedback("retry", problems="; ".join(problems)) if problems else ""
             event = AxiomAttempt(
                 branch=number,
@@ -322,6 +323,7 @@ class _Run(StrategyRun[R3Trace]):
                 temperature=sampling.temperature,
                 rule=reply.rule.strip(),
                 premises=premises,
+                alternatives=others,
                 problems=problems,
                 feedback=feedback or None,
                 call=call,
@@ -336,17 +338,41 @@ class _Run(StrategyRun[R3Trace]):
         name = self.shown_names.get(name.strip(), name.strip())
         return next((anchor for anchor in self.anchors if fold(anchor) == fold(name)), None)
 
-    def axiom_problems(self, rule: str, premises: list[Premise]) -> list[str]:
+    def premise_sets(self, replied: Sequence[Sequence[replies.PremiseReply]]) -> list[list[Premise]]:
+        """The premise sets of an axiom reply, numbered P1, P2, ... across the sets, so that each id is one premise."""
+        numbers = itertools.count(1)
+        return [
+            [
+                Premise(
+                    id=f"P{next(numbers)}",
+                    entity=self.anchor_named(premise.entity) or premise.entity.strip(),
+                    property=premise.property.strip(),
+                    operator=premise.operator,
+                    value=premise.value.strip(),
+                )
+                for premise in premises
+            ]
+            for premises in replied
+        ]
+
+    def axiom_problems(self, rule: str, premise_sets: list[list[Premise]]) -> list[str]:
+        settings = self.settings
         problems = []
         if not rule:
             problems.append(_feedback("empty_rule"))
         elif only_words_of(rule, _prompt("axiom").template, _prompt("system").template):
             problems.append(_feedback("echoed_rule", rule=one_line(rule)))
-        if not premises:
+        if not premise_sets[0]:
             problems.append(_feedback("no_premises"))
-        if len(premises) > self.settings.max_premises:
-            problems.append(_feedback("too_many_premises", limit=self.settings.max_premises))
-        for premise in premises:
+        if len(premise_sets) > settings.max_alternatives:
+            more = settings.max_alternatives - 1
+            problems.append(_feedback("too_many_alternatives", limit=more) if more else _feedback("no_alternatives"))
+        for number, premises in enumerate(premise_sets[1:], start=1):
+            if not premises:
+                problems.append(_feedback("empty_alternative", number=number))
+        if any(len(premises) > settings.max_premises for premises in premise_sets):
+            problems.append(_feedback("too_many_premises", limit=settings.max_premises))
+        for premise in (premise for premises in premise_sets for premise in premises):
             if premise.entity not in self.anchors:
                 problems.append(_feedback("not_an_entity", premise=premise.id, name=one_line(premise.entity)))
             if not premise.property:
@@ -390,7 +416,7 @@ class _Run(StrategyRun[R3Trace]):
             text = prompt.render(
                 query=self.heading(),
                 rule=one_line(branch.axiom.rule),
-                premises=_premise_lines(branch.axiom.premises),
+                premises=_axiom_premise_lines(branch.axiom),
                 facts=_fact_lines(offered),
                 feedback=feedback or "",
                 limit=limit,
@@ -422,7 +448,7 @@ class _Run(StrategyRun[R3Trace]):
     def judge(self, branch: _Branch) -> list[PremiseJudgement] | None:
         """One judgement per premise, each citing only facts shown with the request; None after c_max failures."""
         prompt = _prompt("judge")
-        premises = [premise.id for premise in branch.axiom.premises]
+        premises = [premise.id for premise in branch.axiom.all_premises]
         shown = dict(branch.shown)
         output = replies.judgements_for(tuple(premises), tuple(shown)) if self.constrained else replies.JudgementsReply
         accepted: list[PremiseJudgement] | None = None
@@ -432,7 +458,7 @@ class _Run(StrategyRun[R3Trace]):
             text = prompt.render(
                 query=self.heading(),
                 rule=one_line(branch.axiom.rule),
-                premises=_premise_lines(branch.axiom.premises),
+                premises=_axiom_premise_lines(branch.axiom),
                 facts=_fact_lines(shown),
                 feedback=feedback or "",
             )
@@ -631,13 +657,23 @@ def _premise_lines(premises: Sequence[Premise]) -> str:
     return "\n".join(f"{premise.id}: {premise.text}" for premise in premises)
 
 
+def _axiom_premise_lines(axiom: Axiom) -> str:
+    """The premises of an axiom, a disjunctive one's set by set: "Either all of:", then "Or all of:" each."""
+    if not axiom.alternatives:
+        return _premise_lines(axiom.premises)
+    prompt = _prompt("judge")
+    headings = [prompt.part("either"), *(prompt.part("or") for _ in axiom.alternatives)]
+    return "\n".join(f"{heading}\n{_premise_lines(premises)}" for heading, premises in zip(headings, axiom.premise_sets))
+
+
 def _axiom_line(axiom: Axiom) -> str:
-    return f"{one_line(axiom.rule)} ({'; '.join(premise.text for premise in axiom.premises)})"
+    sets = " or ".join(f"({'; '.join(premise.text for premise in premises)})" for premises in axiom.premise_sets)
+    return f"{one_line(axiom.rule)} {sets}"
 
 
 def _explanation(axiom: Axiom, verdict: Verdict) -> str:
     """The rule and the premises the answer rests on, each with the facts it cites."""
-    texts = {premise.id: premise.text for premise in axiom.premises}
+    texts = {premise.id: premise.text for premise in axiom.all_premises}
     grounds = "; ".join(
         f"{j.premise} ({texts[j.premise]}) {j.status}, by {', '.join(j.cited_keys)}" for j in verdict.rests_on
     )

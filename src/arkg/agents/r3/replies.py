@@ -7,6 +7,9 @@ judgement per premise, so the grammar admits nothing else. Whatever the mode, re
 in code as well (e.g. an axiom needs at least one premise: the list has no lower bound, so that a
 reply of the right shape always parses and is answered with feedback).
 
+An axiom may be disjunctive: besides its `premises`, further premise sets (`alternatives`), each of
+which implies yes on its own. The field may be left out, so that a conjunctive axiom reads as before.
+
 Every string and list is bounded, so grammar-constrained decoding always ends within MAX_REPLY_TOKENS.
 """
 
@@ -16,20 +19,23 @@ from functools import lru_cache
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field, create_model
+from pydantic.json_schema import SkipJsonSchema
 
 MAX_NAME_CHARS = 80
 MAX_TERM_CHARS = 60  # a premise's property or value
 MAX_TEXT_CHARS = 160  # the rule of an axiom; the missing information
 MAX_KEY_CHARS = 8  # "T1234" and a little slack; premise ids ("P1") too
 MAX_NAMED = 4  # entities the model may name
-MAX_PREMISES = 4
+MAX_PREMISES = 4  # of one premise set
+MAX_ALTERNATIVES = 3  # premise sets of one axiom, the first (`premises`) included
 MAX_CITED = 5  # keys one premise may cite
 MAX_PICKED = 8
 
-# The longest reply the bounds allow is an axiom with MAX_PREMISES premises, about 1,250 characters of
-# JSON; 1,024 tokens leave more than one token per two characters even for text of one-letter words
-# (checked against the bundled model's tokenizer in tests/agents/r3/test_r3_real_model.py).
-MAX_REPLY_TOKENS = 1024
+# The longest reply the bounds allow is an axiom with MAX_ALTERNATIVES sets of MAX_PREMISES premises,
+# about 3,500 characters of JSON; 2,048 tokens leave more than one token per two characters even for
+# text of one-letter words (checked against the bundled model's tokenizer in
+# tests/agents/r3/test_r3_real_model.py).
+MAX_REPLY_TOKENS = 2048
 
 # A premise is a predicate of an entity ("holds", no value) or a function of it compared with a value.
 Operator = Literal["holds", "=", "!=", "<", "<=", ">", ">="]
@@ -50,9 +56,17 @@ class PremiseReply(BaseModel):
     value: str = Field(max_length=MAX_TERM_CHARS, description='what the property is compared with ("" for holds)')
 
 
+PremiseSet = Annotated[list[PremiseReply], Field(max_length=MAX_PREMISES)]
+
+
 class AxiomReply(BaseModel):
     rule: str = Field(max_length=MAX_TEXT_CHARS, description="the commonsense rule, in one sentence")
     premises: list[PremiseReply] = Field(max_length=MAX_PREMISES, description="premises that together imply yes")
+    alternatives: list[PremiseSet] = Field(
+        default_factory=list,
+        max_length=MAX_ALTERNATIVES - 1,
+        description="other premise sets, each of which together implies yes as well",
+    )
 
 
 class PickReply(BaseModel):
@@ -66,7 +80,7 @@ class JudgementReply(BaseModel):
 
 
 class JudgementsReply(BaseModel):
-    judgements: list[JudgementReply] = Field(max_length=MAX_PREMISES, description="one per premise")
+    judgements: list[JudgementReply] = Field(max_length=MAX_PREMISES * MAX_ALTERNATIVES, description="one per premise")
 
 
 class MissingReply(BaseModel):
@@ -92,10 +106,18 @@ def named_entities_for(candidates: tuple[str, ...], limit: int) -> type[NamedEnt
 
 
 @lru_cache(maxsize=128)
-def axiom_for(entities: tuple[str, ...], max_premises: int) -> type[AxiomReply]:
+def axiom_for(entities: tuple[str, ...], max_premises: int, max_alternatives: int) -> type[AxiomReply]:
     premise = create_model("PremiseReply", __base__=PremiseReply, entity=(_one_of(entities), ...))
+    premise_set = Annotated[list[premise], Field(max_length=max_premises)]
+    alternatives = list[premise_set]
+    if max_alternatives == 1:
+        # Out of the schema altogether, so that the grammar of a conjunctive axiom is exactly what it always was.
+        alternatives = SkipJsonSchema[alternatives]
     return create_model(
-        "AxiomReply", __base__=AxiomReply, premises=(list[premise], Field(max_length=max_premises))
+        "AxiomReply",
+        __base__=AxiomReply,
+        premises=(premise_set, ...),
+        alternatives=(alternatives, Field(default_factory=list, max_length=max_alternatives - 1)),
     )
 
 

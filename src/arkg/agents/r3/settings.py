@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from arkg.agents.modes import EdgeSet, SelectionMode
-from arkg.agents.r3.replies import MAX_NAMED, MAX_PICKED, MAX_PREMISES
+from arkg.agents.r3.replies import MAX_ALTERNATIVES, MAX_NAMED, MAX_PICKED, MAX_PREMISES
 from arkg.agents.retrieval import RankerName, default_ranker
 
 
@@ -26,7 +26,11 @@ class R3Settings(BaseModel):
     top_k: int = Field(10, ge=1, description="facts kept per pruning: the k most similar to the axiom or the gap")
     pick_from: int = Field(20, ge=0, description="next-ranked facts the model may pick from (0: similarity only)")
     max_picked: int = Field(5, ge=1, le=MAX_PICKED, description="facts the model may pick per pruning")
-    max_premises: int = Field(3, ge=1, le=MAX_PREMISES, description="premises of one axiom at most")
+    max_premises: int = Field(3, ge=1, le=MAX_PREMISES, description="premises of one premise set at most")
+    # The paper lets an axiom be disjunctive: "yes if (A and B) or C" holds when any one set holds.
+    max_alternatives: int = Field(
+        2, ge=1, le=MAX_ALTERNATIVES, description="premise sets of one axiom at most (1: premises are a conjunction)"
+    )
     max_depth: int = Field(2, ge=1, description="judgements per branch; each after the first expands one entity")
     max_breadth: int = Field(2, ge=1, description="branches (axioms) tried at most")
     c_max: int = Field(3, ge=1, description="attempts per decision when a reply is invalid")

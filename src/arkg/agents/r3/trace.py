@@ -67,16 +67,26 @@ class Premise(BaseModel):
 
 
 class Axiom(BaseModel):
-    """The commonsense rule of a branch: if every premise holds, the answer is yes (the claim holds)."""
+    """The commonsense rule of a branch: if every premise holds, the answer is yes (the claim holds).
+    A disjunctive rule has alternatives: further premise sets, each of which implies yes as well."""
 
     branch: int
     rule: str
     premises: list[Premise]
+    alternatives: list[list[Premise]] = Field(default_factory=list)
+
+    @property
+    def premise_sets(self) -> list[list[Premise]]:
+        return [self.premises, *self.alternatives]
+
+    @property
+    def all_premises(self) -> list[Premise]:
+        return [premise for premises in self.premise_sets for premise in premises]
 
     @property
     def text(self) -> str:
         """The rule and its premises on one line: what the sub-graph is ranked against."""
-        return " ".join([one_line(self.rule), *(premise.text for premise in self.premises)])
+        return " ".join([one_line(self.rule), *(premise.text for premise in self.all_premises)])
 
 
 class PremiseJudgement(BaseModel):
@@ -126,6 +136,7 @@ class AxiomAttempt(ModelEvent):
     temperature: float
     rule: str
     premises: list[Premise]
+    alternatives: list[list[Premise]] = Field(default_factory=list)
     problems: list[str]
     feedback: str | None = None
     call: ModelCall
@@ -255,13 +266,16 @@ _ATTEMPTS = (EntitiesAttempt, AxiomAttempt, PickAttempt, JudgementAttempt, Missi
 
 
 class R3Trace(Trace[R3Settings, R3Event]):
+    def linked_entities(self) -> list[str]:
+        """E^q: the entities linked from the query and those the model named in it that the KG has."""
+        return [entity for event in self.events if isinstance(event, AnchorsFound) for entity in event.anchors]
 
     @computed_field
     @property
     def axioms(self) -> list[Axiom]:
         """The valid axiom of each branch: the commonsense assumptions of the run."""
         return [
-            Axiom(branch=event.branch, rule=event.rule, premises=event.premises)
+            Axiom(branch=event.branch, rule=event.rule, premises=event.premises, alternatives=event.alternatives)
             for event in self.events
             if isinstance(event, AxiomAttempt) and event.valid
         ]

@@ -13,12 +13,13 @@ from arkg.agents.r3.trace import (
     JudgementAttempt,
     MissingAttempt,
     PickAttempt,
+    Premise,
     R3Trace,
     VerdictReached,
 )
 from arkg.agents.trace import Trace
 from arkg.agents.triple_keys import fact_line
-from arkg.agents.view import Block, Span, View, end_block, line, mark
+from arkg.agents.view import Block, Line, Span, View, end_block, line, mark
 from arkg.text import one_line
 
 _INDENT = "      "
@@ -54,7 +55,15 @@ def axiom(event: AxiomAttempt) -> Block:
         (one_line(event.rule) or '""', "italic"),
         *mark(event.valid, event.feedback),
     )
-    return Block.of(heading, *(line(f"{_INDENT}{premise.id}: {premise.text}") for premise in event.premises))
+    lines = [heading, *_premise_lines(event.premises)]
+    # A disjunctive axiom: each further premise set under "or", any one set sufficing.
+    for premises in event.alternatives:
+        lines += [line((f"{_INDENT}or", "dim")), *_premise_lines(premises)]
+    return Block(tuple(lines))
+
+
+def _premise_lines(premises: list[Premise]) -> list[Line]:
+    return [line(f"{_INDENT}{premise.id}: {premise.text}") for premise in premises]
 
 
 def ranked(event: FactsRanked) -> Block:
