@@ -2,8 +2,12 @@
 
 This is the library call behind `arkg ask` (and what a server keeps open between requests):
 
-    with Session(db=None, model="llamacpp") as session:          # the sample KG, the bundled model
+    with Session(db=None) as session:          # the sample KG; the bundled model with each strategy's tuned adapter
         result = session.ask("Was Marie Curie born in Warsaw?", strategy="ark", on_event=print)
+
+With no model named, each strategy gets the bundled model with the adapter tuned for it, if one ships
+(StrategyInfo.tuned_adapter; `model="llamacpp"` is the plain bundled model): the weights are loaded
+once, and the adapters are loaded onto them as strategies first ask.
 
 Events stream to `on_event` as they happen; nothing here draws on a screen.
 """
@@ -18,17 +22,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arkg.agents import Budget, Query, Result, RunOptions, as_query, build_strategy, strategy_info
+from arkg.agents import REGISTRY, Budget, Query, Result, RunOptions, as_query, build_strategy, strategy_info
 from arkg.agents.abstention import Abstaining, Abstention
 from arkg.agents.run import EventCallback
 from arkg.graph import open_graph
 from arkg.graph.model import KnowledgeGraph
 from arkg.llm.base import ChatModel, Sampling
-from arkg.llm.spec import open_model
+from arkg.llm.spec import default_model_spec, model_name_parts, open_model, parse_model_spec
 
 
 class Session:
-    """A KG (`db`: a graph spec, see arkg.graph.open_graph) and a model (a spec string or a ChatModel)."""
+    """A KG (`db`: a graph spec, see arkg.graph.open_graph) and a model: a ChatModel, a spec string, or
+    None for the bundled model with the adapter tuned for each run's strategy (default_model_spec).
+    A spec is checked at once and its model loaded on first use (model_for, ask)."""
 
     def __init__(
         self,
@@ -39,16 +45,42 @@ class Session:
         timeout: float | None = None,
         retries: int | None = None,
     ) -> None:
+        if isinstance(model, str):
+            parse_model_spec(model)  # a mistyped spec is refused before anything opens
         self.kg = db if isinstance(db, KnowledgeGraph) else open_graph(db)
-        try:
-            self.model = (
-                model
-                if isinstance(model, ChatModel)
-                else open_model(model, cache=cache, timeout=timeout, retries=retries)
-            )
-        except BaseException:
-            self.kg.close()
-            raise
+        self._model = model
+        self._options: dict[str, Any] = {"cache": cache, "timeout": timeout, "retries": retries}
+        self._loaded: dict[Path, Any] = {}  # llama.cpp weights by GGUF file, shared by specs that differ in adapter
+        self._by_spec: dict[str, ChatModel] = {}
+        self._lock = threading.Lock()
+
+    def model_for(self, strategy: str) -> ChatModel:
+        """The model that answers `strategy`'s runs: the one given, else the bundled model with the
+        strategy's tuned adapter. Opened on first use; the bundled weights are loaded once for all."""
+        if isinstance(self._model, ChatModel):
+            return self._model
+        return self._open(self._model or default_model_spec(strategy_info(strategy).tuned_adapter))
+
+    @property
+    def model_name(self) -> str:
+        """The model's name; with none given, the bundled model's and the adapters the strategies get
+        (which loads them all: a server reads it at start, so that no run waits for a load)."""
+        if isinstance(self._model, ChatModel):
+            return self._model.name
+        if self._model is not None:
+            return self._open(self._model).name
+        plain = self._open(default_model_spec(None)).name
+        names = {strategy: self.model_for(strategy).name for strategy in REGISTRY}
+        adapters = [f"{strategy}: {REGISTRY[strategy].tuned_adapter}" for strategy, name in names.items() if name != plain]
+        if not adapters:
+            return plain
+        return f"{plain} with the adapter tuned for each strategy ({', '.join(adapters)}; none for the others)"
+
+    def _open(self, spec: str) -> ChatModel:
+        with self._lock:
+            if spec not in self._by_spec:
+                self._by_spec[spec] = open_model(spec, loaded=self._loaded, **self._options)
+            return self._by_spec[spec]
 
     def ask(
         self,
@@ -65,7 +97,7 @@ class Session:
         """Answer one question (or verify one claim) with a registered strategy (and an abstention policy)."""
         query = as_query(question)
         info = strategy_info(strategy)
-        agent = build_strategy(strategy, self.model, self.kg if info.uses_kg else None, settings)
+        agent = build_strategy(strategy, self.model_for(strategy), self.kg if info.uses_kg else None, settings)
         if abstention is not None and abstention.active:
             agent = Abstaining(agent, abstention)
         options = RunOptions(
@@ -84,3 +116,15 @@ class Session:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         self.close()
+
+
+def model_label(name: str) -> str:
+    """Which model answered, from its name (ChatModel.name, a trace's `model`), as a person reads it:
+    "SmolLM2-135M-Instruct + tuned (the adapter tuned for ark)"; a plain llama.cpp model says so."""
+    if not name.startswith("llamacpp:"):
+        return name
+    base, adapter = model_name_parts(name)
+    if adapter is None:
+        return f"{base}, no adapter"
+    tuned_for = [info.name for info in REGISTRY.values() if info.tuned_adapter == adapter]
+    return f"{base} + {adapter}" + (f" (the adapter tuned for {', '.join(tuned_for)})" if tuned_for else "")

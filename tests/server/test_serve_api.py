@@ -232,7 +232,7 @@ def test_a_queued_run_whose_client_disconnects_leaves_the_queue():
         view = client.get(queued["result_url"]).json()
         assert view["state"] == "cancelled" and client.get("/api/info").json()["queued"] == 0
         with client.stream("GET", queued["events"]) as response:  # a late follower just hears the end
-            assert read_events(response) == [("end", {"id": queued["id"], "state": "cancelled", "error": view["error"], "result": None})]
+            assert read_events(response) == [("end", {"id": queued["id"], "state": "cancelled", "error": view["error"], "model": None, "result": None})]
         gate.set()
         wait_for(lambda: client.get(first["result_url"]).json()["state"] == "done")
 

@@ -15,6 +15,10 @@ from arkg.synth.routes import route_from_program
 from arkg.synth.run import _tail_index
 
 
+# ARK over outgoing edges, as `arkg synth` runs by default (--edges out).
+OUTGOING = {"ark": {"edges": EdgeSet.OUT}}
+
+
 def _answers(records: list[Record], strategy: str, variant: Variant) -> list[dict[str, object]]:
     return [
         json.loads(r.pair.reply) for r in records if r.strategy == strategy and r.variant is variant and r.pair.decision == "answer"
@@ -51,7 +55,7 @@ def test_a_sample_chain_gives_every_decision_and_the_three_readings(sample: Sour
 
 def test_retries_add_free_mode_retry_pairs_of_the_gold_route_and_nothing_else(sample: Source) -> None:
     def kinds(retries: bool) -> Counter[tuple[str, str, str, str]]:
-        result = synthesize_chain(sample.chains[2], sample.kg, SynthOptions(retries=retries), _tail_index(sample))
+        result = synthesize_chain(sample.chains[2], sample.kg, SynthOptions(retries=retries, settings=OUTGOING), _tail_index(sample))
         assert result.unusable == []
         return Counter((r.strategy, r.pair.decision, r.mode, r.variant.value) for r in result.records)
 
@@ -74,7 +78,7 @@ def test_a_chain_without_a_program_gives_gold_pairs_only_and_says_why(sample: So
 def test_an_incoming_hop_is_reported_with_edges_out_and_followed_with_edges_both(geo: Source) -> None:
     chain = next(c for c in geo.chains if c.id.startswith("country_with_capital"))
     tails = _tail_index(geo)
-    result = synthesize_chain(chain, geo.kg, SynthOptions(variants=(Variant.GOLD,)), tails)
+    result = synthesize_chain(chain, geo.kg, SynthOptions(variants=(Variant.GOLD,), settings=OUTGOING), tails)
     ark = [u for u in result.unusable if u.stage.startswith("ark/")]
     assert len(ark) == 2 and all(u.reason is Reason.NOT_FOLLOWED and "edges=out" in u.detail for u in ark)
     both = SynthOptions(variants=(Variant.GOLD,), settings={"ark": {"edges": EdgeSet.BOTH}})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
@@ -13,14 +14,14 @@ from arkg.agents import DEFAULT_STRATEGY, REGISTRY, Budget, Query, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
-from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.render import describe, footer
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.errors import ArkgError
 from arkg.llm.base import Sampling
 from arkg.llm.spec import adapter_hint
 from arkg.paths import check_writable_file, write_atomically
-from arkg.session import Session
+from arkg.session import Session, model_label
 
 
 def _not_blank(question: str) -> str:
@@ -40,14 +41,7 @@ def ask(
     db: Annotated[
         str | None, typer.Option("--db", help="The KG: an arkg SQLite store, a SPARQL endpoint as wikidata:URL or rdf:URL, or a Bolt server as bolt://HOST:PORT. Default: the bundled sample KG.")
     ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="The model: llamacpp:/path/model.gguf, openai:MODEL, openai:MODEL@http://HOST:PORT/v1. "
-            "Default: the bundled SmolLM2-135M.",
-        ),
-    ] = None,
+    model: Model = None,
     mode: Annotated[
         SelectionMode | None, typer.Option(help="free: names checked after the fact (the paper); constrained: valid picks only.")
     ] = None,
@@ -92,11 +86,15 @@ def ask(
         abstention = Abstention(grounded=grounded, samples=samples, agreement=agreement, temperature=sample_temperature)
         if (hint := adapter_hint(model, strategy, info.tuned_adapter)) is not None:
             Console(stderr=True).print(f"note: {hint}", style="yellow", highlight=False)
-        with nullcontext() if as_json else console.status("Opening the knowledge graph and the model"):
+        with nullcontext() if as_json else console.status("Opening the knowledge graph"):
             session = Session(db, model, cache=not no_cache, timeout=timeout, retries=retries)
         on_event = None if as_json else (lambda event: console.print(describe(event, info.view)))
         try:
             with session:
+                with nullcontext() if as_json else console.status("Loading the model"):
+                    answering = model_label(session.model_for(strategy).name)
+                if not as_json:
+                    console.print(f"model: {answering}", highlight=False)
                 result = session.ask(
                     query, strategy, overrides, sampling=sampling, budget=budget, on_event=on_event, abstention=abstention
                 )
@@ -109,7 +107,7 @@ def ask(
             except OSError as error:
                 raise ArkgError(f"cannot write trace file {trace}: {error.strerror or error}") from None
     if as_json:
-        typer.echo(result.model_dump_json(indent=2))
+        typer.echo(json.dumps({**result.model_dump(mode="json"), "model": answering}, indent=2, ensure_ascii=False))
         return
     console.print(footer(result))
 

@@ -17,7 +17,7 @@ from arkg.agents.abstention import Abstention
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.eval_progress import eval_progress
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.cli.tables import print_table
 from arkg.eval.report import SystemReport, build_report
@@ -58,7 +58,7 @@ def evaluate(
         ),
     ] = None,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="The same as DATASET.", show_default=False)] = None,
-    model: Annotated[str, typer.Option("--model", help="Model spec, e.g. llamacpp (bundled), openai:MODEL@URL.")] = "llamacpp",
+    model: Model = None,
     runs: Annotated[int, typer.Option("--runs", min=1, help="Runs per question; run r samples with seed S+r.")] = 1,
     temperature: Annotated[float, typer.Option("--temperature", **TEMPERATURE_RANGE, help="Sampling temperature (0-2).")] = 0.0,
     seed: Annotated[int, typer.Option("--seed", help="Base seed S.")] = 0,

@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from arkg.agents import DEFAULT_STRATEGY, REGISTRY, strategy_info
 from arkg.cli.errors import user_errors
-from arkg.cli.options import Retries, Timeout
+from arkg.cli.options import Model, Retries, Timeout
 from arkg.errors import ArkgError
 from arkg.graph import open_graph
 from arkg.graph.bolt import redact_spec
@@ -28,9 +28,7 @@ def mcp(
         str | None,
         typer.Option("--db", help="The KG (opened read-only): an arkg SQLite store, or wikidata:URL / rdf:URL. Default: the bundled sample KG."),
     ] = None,
-    model: Annotated[
-        str | None, typer.Option("--model", help="The model spec, as for `arkg ask`. Default: the bundled SmolLM2-135M.")
-    ] = None,
+    model: Model = None,
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"The strategy of an `ask` call that names none: {', '.join(REGISTRY)}.")
     ] = DEFAULT_STRATEGY,
@@ -76,7 +74,7 @@ def mcp(
             token, allowed_hosts = None, None  # a token from the environment is meant for HTTP
         if traces is not None and not (traces.is_dir() and os.access(traces, os.W_OK)):
             raise ArkgError(f"--traces {traces}: no such folder, or not writable")
-        with console.status("Opening the knowledge graph and the model"):
+        with console.status("Opening the knowledge graph"):
             session = Session(open_graph(db, read_only=True), model, cache=not no_cache, timeout=timeout, retries=retries)
         config = arkg_mcp.McpConfig(
             strategy=strategy,
@@ -86,8 +84,9 @@ def mcp(
             token=token,
             allowed_hosts=allowed_hosts,
         )
-        serving = f"[bold]{escape(config.kg_name)}[/bold] with model [bold]{escape(session.model.name)}[/bold]"
         with session, arkg_mcp.mcp_server(session, config) as mcp_server:
+            with console.status("Loading the model"):
+                serving = f"[bold]{escape(config.kg_name)}[/bold] with model [bold]{escape(session.model_name)}[/bold]"
             if not http:
                 console.print(f"arkg MCP server: {serving} over stdio (the client that started it stops it)", soft_wrap=True)
                 arkg_mcp.run_stdio(mcp_server)

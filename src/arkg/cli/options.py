@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from arkg.agents import PROTOCOLS
+from arkg.agents import PROTOCOLS, REGISTRY
 
 
 def positive_seconds(value: float | None) -> float | None:
@@ -23,6 +23,18 @@ Timeout = Annotated[
     typer.Option(
         "--timeout", callback=positive_seconds,
         help="Seconds to wait for each model request (server backends; default: the backend's).",
+    ),
+]
+# The shipped adapters by strategy, read from the registry: "llamacpp:tuned for ark, ...".
+_TUNED = ", ".join(f"llamacpp:{info.tuned_adapter} for {info.name}" for info in REGISTRY.values() if info.tuned_adapter)
+Model = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        help="The model: llamacpp:/path/model.gguf, openai:MODEL, openai:MODEL@http://HOST:PORT/v1, ... "
+        f"Default: the bundled SmolLM2-135M-Instruct with the LoRA adapter tuned for the strategy ({_TUNED}), "
+        "plain for strategies without one. `llamacpp`: the plain bundled model, no adapter.",
+        show_default=False,
     ),
 ]
 Retries = Annotated[
@@ -45,7 +57,7 @@ Protocol = Annotated[
 
 # Abstention (arkg.agents.abstention), for any strategy.
 Grounded = Annotated[
-    bool, typer.Option("--grounded", help="Abstain (answer None) when a yes/no answer cites no fact of the KG.")
+    bool, typer.Option("--grounded", help="Abstain (answer None) when the cited facts do not support the answer.")
 ]
 Samples = Annotated[
     int, typer.Option("--samples", min=1, help="Self-consistency: run the strategy N times and need agreement (1: off).")

@@ -11,7 +11,7 @@ from rich.markup import escape
 
 from arkg.agents import DEFAULT_STRATEGY, REGISTRY, strategy_info
 from arkg.cli.errors import user_errors
-from arkg.cli.options import Retries, Timeout
+from arkg.cli.options import Model, Retries, Timeout
 from arkg.errors import ArkgError
 from arkg.graph import open_graph
 from arkg.graph.bolt import redact_spec
@@ -25,10 +25,7 @@ def serve(
         str | None,
         typer.Option("--db", help="The KG (opened read-only): an arkg SQLite store, or wikidata:URL / rdf:URL. Default: the bundled sample KG."),
     ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option("--model", help="The model spec, as for `arkg ask`. Default: the bundled SmolLM2-135M."),
-    ] = None,
+    model: Model = None,
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"The page's default strategy: {', '.join(REGISTRY)}.")
     ] = DEFAULT_STRATEGY,
@@ -72,7 +69,7 @@ def serve(
         if not folder.is_dir():
             raise ArkgError(f"--traces {traces}: no such folder")
         token, allowed_hosts = server.access_rule(host, token)
-        with console.status("Opening the knowledge graph and the model"):
+        with console.status("Opening the knowledge graph"):
             session = Session(open_graph(db, read_only=True), model, cache=not no_cache, timeout=timeout, retries=retries)
         config = server.ServerConfig(
             strategy=strategy,
@@ -83,11 +80,13 @@ def serve(
             limits=server.Limits(queue_size=queue_size),
         )
         with session:
+            with console.status("Loading the model"):
+                model_name = session.model_name
             app = server.create_app(session, config)
             shown_host = f"[{host}]" if ":" in host else host
             url = f"http://{shown_host}:{port}/" + (f"?token={token}" if token else "")
             console.print(
-                f"Serving [bold]{escape(config.kg_name)}[/bold] with model [bold]{escape(session.model.name)}[/bold]"
+                f"Serving [bold]{escape(config.kg_name)}[/bold] with model [bold]{escape(model_name)}[/bold]"
                 f" at {escape(url)}  (API docs: /api/docs; trace files from {escape(str(folder))}; Ctrl-C stops)",
                 soft_wrap=True,
             )

@@ -6,16 +6,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from pathlib import PurePath
 
 from arkg.agents import follows_protocol
-from arkg.data import TUNED_ADAPTERS
 from arkg.eval.results import GOLD_KG, NO_KG, RunConfig
 from arkg.eval.setup import PER_QUESTION_KG
-
-# A quantisation tag at the end of a GGUF file's stem: ".Q4_1", "-q4_k_m", ".IQ3_XS", ".f16".
-_QUANTISATION = re.compile(r"[.-](?:I?Q\d\w*|B?F16|F32)$", re.IGNORECASE)
-_SHIPPED_ADAPTERS = {file: name for name, file in TUNED_ADAPTERS.items()}
+from arkg.llm.spec import model_name_parts
 
 
 def kg_name(kg: str) -> str | None:
@@ -55,21 +50,8 @@ def model_short_name(spec: str) -> str:
     """A model spec as a label names it: "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf" is
     "SmolLM2-135M-Instruct"; a base with a LoRA adapter is named after the adapter (a shipped one by
     its spec name, "tuned"; another by its file); "openai:gpt-4o-mini@http://host/v1" is "gpt-4o-mini"."""
-    backend, colon, name = spec.partition(":")
-    if not colon:
-        return spec
-    name = name.partition("@")[0]
-    if backend == "llamacpp":
-        base, _, adapter = name.partition("+")  # llama.cpp names a tuned model BASE.gguf+ADAPTER.gguf
-        if adapter:
-            return _SHIPPED_ADAPTERS.get(adapter) or _file_stem(adapter)
-        return _file_stem(base)
-    return name or spec
-
-
-def _file_stem(name: str) -> str:
-    stem = PurePath(name).name.removesuffix(".gguf")
-    return _QUANTISATION.sub("", stem) or stem
+    base, adapter = model_name_parts(spec)
+    return adapter or base
 
 
 def model_names(specs: Iterable[str]) -> dict[str, str]:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ctypes
 import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import llama_cpp
 from llama_cpp import Llama, LlamaGrammar
 from pydantic import ValidationError
 
@@ -20,10 +22,69 @@ from arkg.llm.lora_file import check_adapter
 _SHOWN_CHARS = 120  # of a cut-off reply, in its error: enough to see which field ran long
 
 
+class _LoadedWeights:
+    """One GGUF model and its context in memory, and the LoRA adapters loaded onto it, each once.
+
+    Several LlamaCppModels share it, each with its own adapter (or none); the lock serialises their
+    calls, and each call first puts its model's adapter on the context. An adapter holds a few MB
+    and is applied at inference, not merged into the weights, so switching costs no reload.
+    """
+
+    def __init__(self, path: Path, *, n_ctx: int, n_threads: int | None, n_gpu_layers: int) -> None:
+        try:
+            self.llama = Llama(
+                model_path=str(path),
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,  # prompt evaluation too: the caller's limit applies to both
+                n_gpu_layers=n_gpu_layers,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError) as error:  # llama-cpp-python's errors for unreadable files
+            raise ModelError(f"Could not load the GGUF model {path}: {error}") from error
+        self.path = path
+        self.lock = threading.Lock()
+        self._adapters: dict[Path, Any] = {}  # adapter file -> llama.cpp's adapter, freed with the model
+        self._active: Path | None = None
+
+    def load_adapter(self, adapter: Path) -> None:
+        """Load a LoRA adapter file onto these weights (once; later calls find it loaded)."""
+        with self.lock:
+            if adapter in self._adapters:
+                return
+            if not adapter.is_file():
+                raise ModelError(f"LoRA adapter file not found: {adapter}")
+            check_adapter(adapter, self.path)  # llama.cpp aborts the process on a NaN adapter
+            loaded = llama_cpp.llama_adapter_lora_init(self.llama.model, str(adapter).encode("utf-8"))
+            # A failed load gives a NULL pointer object, not None: test its truth.
+            if not loaded:
+                raise ModelError(
+                    f"Could not load the LoRA adapter {adapter} onto {self.path}: not a llama.cpp LoRA adapter GGUF"
+                    " for this model (see `arkg tune`)"
+                )
+            self._adapters[adapter] = loaded
+
+    def use(self, adapter: Path | None) -> None:
+        """Put `adapter` (loaded before; None: none) on the context. Call it holding the lock."""
+        if adapter == self._active:
+            return
+        if adapter is None:
+            status = llama_cpp.llama_set_adapters_lora(self.llama.ctx, None, 0, None)
+        else:
+            adapters = (llama_cpp.llama_adapter_lora_p_ctypes * 1)(self._adapters[adapter])
+            status = llama_cpp.llama_set_adapters_lora(self.llama.ctx, adapters, 1, (ctypes.c_float * 1)(1.0))
+        if status != 0:
+            raise ModelError(f"llama.cpp could not switch {self.path.name} to the LoRA adapter {adapter}")
+        # The context's cached states were computed under the other adapter: no prefix of them may be reused.
+        self.llama.reset()
+        self._active = adapter
+
+
 class LlamaCppModel:
     """ChatModel running one llama.cpp model in this process (the bundled SmolLM2 when no path is given).
 
-    `lora_path` applies a llama.cpp LoRA adapter (GGUF, e.g. from `arkg tune`) on top of the model.
+    `lora_path` applies a llama.cpp LoRA adapter (GGUF, e.g. from `arkg tune`) on top of the model;
+    `with_adapter` gives the same loaded model with another adapter, without loading the weights again.
     The model's own chat template formats the messages. Calls are serialised by a lock: a llama.cpp
     context holds one conversation state, so concurrent callers take turns.
     Sampling maps onto llama.cpp as temperature (0 = greedy), top_p, seed and max_tokens; llama.cpp's
@@ -43,36 +104,28 @@ class LlamaCppModel:
         path = Path(model_path).expanduser() if model_path is not None else bundled_model_path()
         if not path.is_file():
             raise ModelError(f"Model file not found: {path}")
+        weights = _LoadedWeights(path, n_ctx=n_ctx, n_threads=n_threads, n_gpu_layers=n_gpu_layers)
+        try:
+            self._wear(weights, lora_path)
+        except BaseException:
+            weights.llama.close()
+            raise
+
+    def with_adapter(self, lora_path: str | Path | None) -> LlamaCppModel:
+        """This model's loaded weights with the LoRA adapter `lora_path` (None: none) instead of its own."""
+        model = object.__new__(LlamaCppModel)
+        model._wear(self._weights, lora_path)
+        return model
+
+    def _wear(self, weights: _LoadedWeights, lora_path: str | Path | None) -> None:
         adapter = Path(lora_path).expanduser() if lora_path is not None else None
         if adapter is not None:
-            if not adapter.is_file():
-                raise ModelError(f"LoRA adapter file not found: {adapter}")
-            check_adapter(adapter, path)  # llama.cpp aborts the process on a NaN adapter
-        try:
-            self.llama = Llama(
-                model_path=str(path),
-                n_ctx=n_ctx,
-                n_threads=n_threads,
-                n_threads_batch=n_threads,  # prompt evaluation too: the caller's limit applies to both
-                n_gpu_layers=n_gpu_layers,
-                lora_path=str(adapter) if adapter is not None else None,
-                verbose=False,
-            )
-        except (ValueError, RuntimeError) as error:  # llama-cpp-python's errors for unreadable files
-            what = f"{path} with the LoRA adapter {adapter}" if adapter is not None else str(path)
-            raise ModelError(f"Could not load the GGUF model {what}: {error}") from error
-        # llama-cpp-python tests the adapter it got for None, but a failed load gives a NULL pointer
-        # object: without this check a bad adapter file is silently ignored and the base model answers.
-        if adapter is not None and not self.llama._lora_adapter:
-            self.llama.close()
-            raise ModelError(
-                f"Could not load the LoRA adapter {adapter} onto {path}: not a llama.cpp LoRA adapter GGUF for"
-                " this model (see `arkg tune`)"
-            )
-        self.path = path
+            weights.load_adapter(adapter)
+        self._weights = weights
+        self.llama = weights.llama
+        self.path = weights.path
         self.adapter = adapter
-        self.name = f"llamacpp:{path.name}" + (f"+{adapter.name}" if adapter is not None else "")
-        self._lock = threading.Lock()
+        self.name = f"llamacpp:{self.path.name}" + (f"+{adapter.name}" if adapter is not None else "")
 
     def cache_identity(self, file_sha256: FileHasher) -> str:
         """The GGUF files' content, not their names: another file under the same name is another model,
@@ -84,7 +137,8 @@ class LlamaCppModel:
         self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()
     ) -> Completion[Any]:
         grammar = LlamaGrammar.from_string(grammar_for(output), verbose=False)
-        with self._lock:
+        with self._weights.lock:
+            self._weights.use(self.adapter)
             started = time.perf_counter()  # after the lock: latency is the model's time, not the queue's
             try:
                 response = self.llama.create_chat_completion(

@@ -7,18 +7,24 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import unquote, urlsplit
 
 from arkg.data import TUNED_ADAPTERS, tuned_adapter_path
 from arkg.errors import SpecError
 from arkg.llm.base import ChatModel
+from arkg.llm.bundled import bundled_model_path
 from arkg.llm.cache import CachedModel
 from arkg.llm.testing import TestModel
 
+if TYPE_CHECKING:
+    from arkg.llm.llamacpp import LlamaCppModel
+
 ACCEPTED_FORMS = """\
-  llamacpp                           the bundled SmolLM2-135M-Instruct (also: no spec at all)
+  (none)                             the bundled model with the adapter tuned for the run's strategy where
+                                     one ships (llamacpp:tuned for ark, ...), else the plain bundled model
+  llamacpp                           the bundled SmolLM2-135M-Instruct, plain: no adapter
   llamacpp:tuned                     the bundled model with arkg's tuned LoRA adapter (shipped in arkg)
   llamacpp:tuned-kg-agent            the bundled model with the adapter tuned on KG-Agent's programs
   llamacpp:/path/to/model.gguf       a local GGUF model run by llama.cpp
@@ -36,6 +42,9 @@ ACCEPTED_FORMS = """\
   test                               arkg.llm.testing.TestModel: the smallest valid reply to every request,
                                      no model loaded (for testing a pipeline, not for answers)"""
 
+# A quantisation tag at the end of a GGUF file's stem: ".Q4_1", "-q4_k_m", ".IQ3_XS", ".f16".
+_QUANTISATION = re.compile(r"[.-](?:I?Q\d\w*|B?F16|F32)$", re.IGNORECASE)
+_SHIPPED_ADAPTERS = {file: name for name, file in TUNED_ADAPTERS.items()}
 _ENV_VAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # BASE+ADAPTER: the split is the first "+" right after ".gguf" (or a leading "+": the bundled base),
 # so that a "+" inside a directory name stays part of the path.
@@ -58,6 +67,32 @@ class ModelSpec:
     adapter: str | None = None  # last, so that positional construction keeps its meaning
 
 
+def default_model_spec(tuned_adapter: str | None) -> str:
+    """The spec of a run that names no model: the bundled model with the adapter tuned for the run's
+    strategy (its StrategyInfo.tuned_adapter, passed by the caller), else the plain bundled model."""
+    return f"llamacpp:{tuned_adapter}" if tuned_adapter is not None else "llamacpp"
+
+
+def model_name_parts(name: str) -> tuple[str, str | None]:
+    """A model's name (ChatModel.name) as short names of its base and its LoRA adapter (None: none):
+    "llamacpp:SmolLM2-135M-Instruct.Q4_1.gguf+smollm2-135m-arkg-lora.gguf" is ("SmolLM2-135M-Instruct",
+    "tuned"), a shipped adapter by its spec name and another by its file; "openai:gpt-4o-mini@http://host/v1"
+    is ("gpt-4o-mini", None)."""
+    backend, colon, rest = name.partition(":")
+    if not colon:
+        return name, None
+    rest = rest.partition("@")[0]
+    if backend != "llamacpp":
+        return rest or name, None
+    base, _, adapter = rest.partition("+")  # llama.cpp names a tuned model BASE.gguf+ADAPTER.gguf
+    return _file_stem(base), (_SHIPPED_ADAPTERS.get(adapter) or _file_stem(adapter)) if adapter else None
+
+
+def _file_stem(name: str) -> str:
+    stem = PurePath(name).name.removesuffix(".gguf")
+    return _QUANTISATION.sub("", stem) or stem
+
+
 def adapter_hint(spec: str | None, strategy: str, meant: str | None) -> str | None:
     """A note for a run of `strategy` on one shipped adapter when another, `meant` (the strategy's
     registered StrategyInfo.tuned_adapter), ships tuned for that strategy."""
@@ -69,7 +104,8 @@ def adapter_hint(spec: str | None, strategy: str, meant: str | None) -> str | No
 
 
 def parse_model_spec(spec: str | None) -> ModelSpec:
-    """Parse a model spec (see ACCEPTED_FORMS); SpecError names the accepted forms."""
+    """Parse a model spec (see ACCEPTED_FORMS); SpecError names the accepted forms. None (or "") reads
+    as the plain bundled model: resolve a run's missing spec with default_model_spec first."""
     if spec is None or spec.strip() in ("", "llamacpp"):
         return ModelSpec("llamacpp")
     spec = spec.strip()
@@ -209,20 +245,21 @@ def open_model(
     cache: str | Path | bool | None = None,
     timeout: float | None = None,
     retries: int | None = None,
+    loaded: dict[Path, LlamaCppModel] | None = None,
 ) -> ChatModel:
     """Build the model a spec names, behind the response cache.
 
     cache: None or True -> the default cache file (default_cache_path()); False -> no cache;
     a path -> that SQLite file. timeout (seconds per attempt) and retries apply to server backends;
     given here (e.g. from command-line options) they win over the spec's own `?timeout=&retries=`;
-    None keeps the spec's, else the backend's default.
+    None keeps the spec's, else the backend's default. loaded: llama.cpp models opened before, by GGUF
+    file; a llamacpp spec on one of them puts its adapter on those weights instead of loading them
+    again, and a model loaded here is added (so that specs differing in their adapter share one copy).
     """
     parsed = parse_model_spec(spec)
     model: ChatModel
     if parsed.backend == "llamacpp":
-        from arkg.llm.llamacpp import LlamaCppModel  # loads llama.cpp: only when asked for
-
-        model = LlamaCppModel(parsed.model, n_threads=_llama_threads(), lora_path=adapter_path(parsed))
+        model = _llamacpp_model(parsed, {} if loaded is None else loaded)
     elif parsed.backend == "test":
         return TestModel()  # uncached: its replies cost nothing, and caching them would only fill the file
     else:
@@ -243,3 +280,14 @@ def open_model(
     if cache is False:
         return model
     return CachedModel(model, default_cache_path() if cache is None or cache is True else cache)
+
+
+def _llamacpp_model(parsed: ModelSpec, loaded: dict[Path, LlamaCppModel]) -> LlamaCppModel:
+    from arkg.llm.llamacpp import LlamaCppModel  # loads llama.cpp: only when asked for
+
+    path = Path(parsed.model).expanduser() if parsed.model is not None else bundled_model_path()
+    if path in loaded:
+        return loaded[path].with_adapter(adapter_path(parsed))
+    model = LlamaCppModel(path, n_threads=_llama_threads(), lora_path=adapter_path(parsed))
+    loaded[path] = model
+    return model

@@ -117,7 +117,7 @@ def register_tools(server: MCPServer, session: Session, runs: RunQueue, config: 
         return KgInfo(
             kg=config.kg_name,
             stats=KgStats(triples=stats.triples, entities=stats.entities, heads=stats.heads, relations=stats.relations),
-            model=session.model.name,
+            model=session.model_name,
             strategy=config.strategy,
             strategies={name: info.summary for name, info in REGISTRY.items()},
             limits=api.LimitsView(**vars(limits)),

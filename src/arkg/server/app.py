@@ -138,7 +138,7 @@ def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastA
     def info() -> api.Info:
         """The model, the KG, the strategies with their settings, and this server's limits."""
         return api.Info(
-            model=session.model.name,
+            model=session.model_name,
             kg=config.kg_name,
             strategy=config.strategy,
             strategies=[

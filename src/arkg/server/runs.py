@@ -27,7 +27,7 @@ from arkg.agents import Budget, Query, RunStopped
 from arkg.errors import ArkgError
 from arkg.llm.base import Sampling
 from arkg.server.steps import StepMaker, result_view, view_of
-from arkg.session import Session
+from arkg.session import Session, model_label
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,7 @@ class Run:
     steps: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None  # Result.model_dump(mode="json"), trace included
     error: str | None = None
+    model: str | None = None  # which model and adapter answer it (session.model_label), once it runs
     cancel: threading.Event = field(default_factory=threading.Event)
     cancel_reason: str | None = None
     watchers: int = 0
@@ -94,7 +95,7 @@ class Run:
     def outcome(self) -> dict[str, Any]:
         """How the run ended, as its last server-sent event says it."""
         view = result_view(self.result) if self.result is not None else None
-        return {"id": self.id, "state": self.state.value, "error": self.error, "result": view}
+        return {"id": self.id, "state": self.state.value, "error": self.error, "model": self.model, "result": view}
 
     async def follow(self) -> AsyncIterator[dict[str, Any]]:
         """The run's steps from the first, then each new one as it comes, until the run ends."""
@@ -239,6 +240,7 @@ class RunQueue:
         request = run.request
         maker = StepMaker(view_of(request.strategy))
         try:
+            run.model = model_label(self.session.model_for(request.strategy).name)  # a first run loads its adapter
             result = self.session.ask(
                 request.query,
                 request.strategy,

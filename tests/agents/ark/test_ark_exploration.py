@@ -81,7 +81,8 @@ def test_an_anchor_whose_relations_were_all_followed_is_no_longer_a_candidate():
         answer(),
     ]  # fmt: skip
     model = ScriptedModel.from_replies(replies)
-    ArkAgent(sample_kg(), model, ArkSettings(mode=SelectionMode.CONSTRAINED)).ask("Is Sablé, Yui Yuigahama's pet, a corgi?")
+    settings = ArkSettings(mode=SelectionMode.CONSTRAINED, edges=EdgeSet.OUT)  # Sablé's one outgoing relation
+    ArkAgent(sample_kg(), model, settings).ask("Is Sablé, Yui Yuigahama's pet, a corgi?")
     assert "Sablé" in model.calls[0].output.options
     assert "Sablé" not in model.calls[3].output.options
 
@@ -130,7 +131,7 @@ def test_an_anchor_with_every_relation_explored_sends_free_mode_back_to_anchor_s
         answer(),
     ]  # fmt: skip
     model = ScriptedModel.from_replies(replies)
-    result = ArkAgent(sample_kg(), model, ArkSettings(mode=SelectionMode.FREE)).ask(QUESTION)
+    result = ArkAgent(sample_kg(), model, ArkSettings(mode=SelectionMode.FREE, edges=EdgeSet.OUT)).ask(QUESTION)
     assert "Every relation of \"Sablé\" was explored already" in model.calls[4].messages[-1].content
     assert [int(node) for node in result.trace.nodes][10:16] == [2, 3, 4, 5, 3, 4]
 

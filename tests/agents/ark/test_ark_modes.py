@@ -23,6 +23,7 @@ from arkg.llm.base import Sampling
 from arkg.llm.scripted import ScriptedModel
 
 FREE = ArkSettings(mode=SelectionMode.FREE)
+FREE_OUT = ArkSettings(mode=SelectionMode.FREE, edges=EdgeSet.OUT)
 CONSTRAINED = ArkSettings(mode=SelectionMode.CONSTRAINED)
 
 
@@ -104,12 +105,12 @@ def test_in_free_mode_a_bare_relation_name_follows_the_incoming_edge_the_anchor_
     ]
     # With outgoing edges only there is no such edge to mean.
     outgoing_only = [anchor("Sablé"), relation("has pet"), relation("animal breed"), reasoning(["T1"]), answer("no")]
-    assert ArkAgent(sample_kg(), ScriptedModel.from_replies(outgoing_only), FREE).ask(QUESTION).trace.invalid_attempts == 1
+    assert ArkAgent(sample_kg(), ScriptedModel.from_replies(outgoing_only), FREE_OUT).ask(QUESTION).trace.invalid_attempts == 1
 
 
 def test_tail_only_entity_is_not_a_valid_anchor_with_outgoing_edges_only():
     replies = [anchor("dachshund"), anchor("Sablé"), relation("animal breed"), reasoning(["T1"]), answer()]
-    result = ArkAgent(sample_kg(), ScriptedModel.from_replies(replies), FREE).ask(QUESTION)
+    result = ArkAgent(sample_kg(), ScriptedModel.from_replies(replies), FREE_OUT).ask(QUESTION)
     assert result.trace.invalid_attempts == 1
 
 

@@ -109,7 +109,7 @@ def test_an_anchor_with_nothing_left_to_follow_cannot_loop_past_the_anchor_budge
     """A model that keeps naming an anchor whose one relation it has followed: without the bound, the
     run would go 3 -> 4 -> 5 -> 3 for ever (a free-mode model at T=0 repeats itself)."""
     replies = [anchor("Sablé"), relation("animal breed"), reasoning(["T1"], more=True)] + [anchor("Sablé")] * 2
-    result, model = run([*replies, answer("unknown")], ArkSettings(mode="free", c_max=2))
+    result, model = run([*replies, answer("unknown")], ArkSettings(mode="free", c_max=2, edges="out"))
     assert nodes(result) == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 2, 3, 4, 5, 3, 4, 5, 11]
     assert result.trace.events[-1].stop_reason is StopReason.C_MAX_ANCHOR
     assert 'Every relation of "Sablé" was explored already' in model.calls[-2].messages[-1].content

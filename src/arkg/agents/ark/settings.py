@@ -13,7 +13,9 @@ class ArkSettings(BaseModel):
     c_max: int = Field(5, ge=1, description="attempts per decision (anchor, relation, reasoning step)")
     k_max: int = Field(8, ge=1, description="reasoning steps before the final answer is forced")
     mode: SelectionMode = SelectionMode.CONSTRAINED
-    edges: EdgeSet = EdgeSet.OUT
+    # Both directions: a fact stored from the other end (Warsaw, birthplace of, ...) is reachable too,
+    # which the tuned adapter relies on over KGs it has not seen.
+    edges: EdgeSet = EdgeSet.BOTH
     max_triples_shown: int = Field(20, ge=1, description="triples shown per step; the rest are counted in a note")
     max_relations_shown: int = Field(40, ge=1, description="relations offered per anchor; the rest are counted")
     retry_repeats: bool = Field(
@@ -24,7 +26,7 @@ class ArkSettings(BaseModel):
     )
     max_anchor_candidates: int = Field(8, ge=1, description="anchor options offered in constrained mode")
     compare_values: bool = Field(
-        False,
+        True,
         description="show the final answer step the largest and smallest cited numbers and dates, their"
         " orderings and counts of cited facts (an arkg extension; the paper leaves comparing to the model)",
     )

@@ -193,9 +193,18 @@ function answerText(result) {
   return String(result.answer);
 }
 
+// What the answer rests on and, when its cited facts do not support it, why not (as `arkg ask` says).
+function basisText(result) {
+  if (!result.basis) return "";
+  const support = result.support;
+  const unsupported = result.answer !== null && result.answer !== undefined && support && !support.supported;
+  return `basis: ${result.basis}` + (unsupported ? ` · not supported: ${support.reasons.join("; ")}` : "");
+}
+
 function showResult(result, note) {
   $("answer").hidden = false;
   $("answer-value").textContent = answerText(result);
+  $("basis").textContent = basisText(result);
   $("explanation").textContent = result.explanation || "";
   $("stop-reason").textContent = [result.stop_reason ? `stopped because ${result.stop_reason}` : "", note || ""].filter(Boolean).join(" · ");
   $("cited").replaceChildren(...result.cited.map((triple) => text("li", tripleText(triple))));
@@ -216,6 +225,7 @@ function reset() {
   followed = new Set();
   $("steps").replaceChildren();
   $("answer").hidden = true;
+  $("answered-by").textContent = "";
   $("details").hidden = true;
 }
 
@@ -279,6 +289,7 @@ async function ask(event) {
   source.addEventListener("end", (message) => {
     const outcome = JSON.parse(message.data);
     if (outcome.result) showResult(outcome.result);
+    $("answered-by").textContent = outcome.model ? `model: ${outcome.model}` : "";
     const failed = outcome.state !== "done";
     finishRun(failed ? `${outcome.state}: ${outcome.error || ""}` : `done in ${steps.length} steps`, failed);
   });
