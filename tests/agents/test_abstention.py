@@ -6,6 +6,7 @@ from arkg.agents import RunOptions
 from arkg.agents.abstention import Abstaining, Abstention, agreed_answer
 from arkg.agents.cot import ChainOfThought
 from arkg.agents.kaping import Kaping
+from arkg.agents.strategy import AnswerKind, Query
 from arkg.graph import open_graph
 from arkg.llm.base import Sampling
 from arkg.llm.scripted import ScriptedModel
@@ -23,8 +24,17 @@ def test_grounded_abstention_turns_an_uncited_yes_into_none():
     model = ScriptedModel.from_replies([{"reasoning": "I recall so.", "answer": "True"}])
     result = Abstaining(ChainOfThought(model), Abstention(grounded=True)).ask("Was Marie Curie born in Warsaw?")
     assert result.answer is None
-    assert result.stop_reason == "abstained: the answer cited no fact of the knowledge graph"
+    assert result.stop_reason == "abstained: not supported by its cited facts: the answer cites no fact of the KG"
     assert result.trace.votes[0].cited == 0
+
+
+def test_grounded_abstention_turns_an_answer_its_cited_facts_do_not_support_into_none():
+    """A cited fact about Marie Curie's birth says nothing of her awards: the answer is not the KG's."""
+    model = ScriptedModel.from_replies([{"cited_keys": ["T1"], "explanation": "I recall so.", "answer": "Nobel Peace Prize"}])
+    kaping = Kaping(open_graph(None), model)
+    result = Abstaining(kaping, Abstention(grounded=True)).ask(Query(text="Which prize did Marie Curie win?", kind=AnswerKind.OPEN))
+    assert result.cited_triples and result.answer is None
+    assert result.stop_reason.startswith("abstained: not supported by its cited facts: Nobel Peace Prize is in no cited fact")
 
 
 def test_grounded_abstention_keeps_a_cited_answer():

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 import arkg.session
 from arkg.agents import REGISTRY, Budget, Result, RunOptions, build_strategy, strategy_info, strategy_settings
 from arkg.agents.run import BUDGET_SPENT
+from arkg.agents.strategy import answer_support
 from arkg.cli import app
 from arkg.errors import ArkgError
 from arkg.graph import open_graph
@@ -49,6 +50,15 @@ def test_every_event_reaches_the_callback_as_it_happens_and_usage_comes_from_the
     assert seen and seen == result.trace.events
     assert result.usage == result.trace.usage and result.usage.calls == len(model.calls) == len(result.trace.calls)
     assert result.stop_reason == result.trace.stop_reason
+
+
+@pytest.mark.parametrize("name", STRATEGIES)
+def test_the_result_says_whether_its_cited_facts_support_it_as_the_check_over_its_trace_does(name: str, kg) -> None:
+    result, _ = run(name, kg)
+    is_entity = kg.has_entity if strategy_info(name).uses_kg else None
+    assert result.support == answer_support(result.answer, QUESTION, result.cited_triples, result.trace, is_entity)
+    assert all(kg.has_entity(entity) for entity in result.trace.linked_entities())
+    assert result.model_dump(mode="json")["support"] == result.support.model_dump(mode="json")
 
 
 @pytest.mark.parametrize("name", STRATEGIES)

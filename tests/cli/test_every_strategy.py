@@ -54,15 +54,29 @@ def test_arkg_ask_runs_every_registered_strategy(scripted, strategy: str) -> Non
 @pytest.mark.parametrize("strategy", sorted(REGISTRY))
 def test_arkg_ask_prints_one_answer_line_with_its_basis_for_every_registered_strategy(scripted, strategy: str) -> None:
     """Whatever a strategy's events show, the output has exactly one answer line, and it names the basis
-    that --json reports."""
+    that --json reports; under an answer its facts do not support, the reasons why."""
     question = ["ask", "Was Marie Curie born in Warsaw?", "--strategy", strategy]
     shown = runner.invoke(app, question, env={"COLUMNS": "200"})
     assert shown.exit_code == 0, shown.output
     lines = shown.output.splitlines()
     answers = [index for index, line in enumerate(lines) if line.startswith("answer:")]
     assert len(answers) == 1, shown.output
-    basis = json.loads(runner.invoke(app, [*question, "--json"]).output)["basis"]
-    assert f"  basis: {basis}" in lines[answers[0]]
+    result = json.loads(runner.invoke(app, [*question, "--json"]).output)
+    assert f"  basis: {result['basis']}" in lines[answers[0]]
+    support = result["support"]
+    assert set(support) == {"supported", "reasons"} and support["supported"] == (not support["reasons"])
+    assert (result["basis"] in ("kg", "kg+commonsense")) == (result["answer"] is not None and support["supported"])
+    unsupported = result["answer"] is not None and not support["supported"]
+    assert (lines[answers[0] + 1] == "  not supported: " + "; ".join(support["reasons"])) == unsupported
+
+
+@pytest.mark.parametrize("strategy", sorted(REGISTRY))
+def test_arkg_ask_grounded_abstains_on_an_unsupported_answer_for_every_registered_strategy(scripted, strategy: str) -> None:
+    question = ["ask", "Was Marie Curie born in Warsaw?", "--strategy", strategy, "--json"]
+    plain = json.loads(runner.invoke(app, question).output)
+    grounded = json.loads(runner.invoke(app, [*question, "--grounded"]).output)
+    supported = plain["answer"] is not None and plain["support"]["supported"]
+    assert grounded["answer"] == (plain["answer"] if supported else None)
 
 
 @pytest.mark.parametrize("strategy", sorted(REGISTRY))

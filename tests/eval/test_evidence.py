@@ -24,7 +24,7 @@ GOLD = [
 def result(retrieved: list[Triple], cited: list[Triple], **fields) -> Result:
     return Result(
         strategy="test",
-        question="q",
+        question=fields.pop("question", "q"),
         answer=fields.pop("answer", True),
         retrieved_triples=[t.as_dict() for t in retrieved],
         cited_triples=[t.as_dict() for t in cited],
@@ -98,9 +98,14 @@ def test_an_injected_grounding_violation_is_caught():
 
 
 def test_the_basis_of_an_answer():
+    asked = "Does Yui Yuigahama have a pet?"
     assert result([], []).basis == "neither"
     assert result([], [], commonsense=["A corgi is a dog breed."]).basis == "commonsense"
-    assert result(GOLD[:1], GOLD[:1], commonsense=["x"]).basis == "kg+commonsense"
+    assert result(GOLD[:1], GOLD[:1], question=asked).basis == "kg"
+    assert result(GOLD[:1], GOLD[:1], commonsense=["x"], question=asked).basis == "kg+commonsense"
+    # Cited facts that do not support the answer (about no entity of the question) count for nothing.
+    assert result(GOLD[2:], GOLD[2:], question=asked).basis == "unsupported"
+    assert result(GOLD[2:], GOLD[2:], commonsense=["x"], question=asked).basis == "commonsense"
     assert result([], [], answer=None).basis == "no answer"
 
 

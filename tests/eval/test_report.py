@@ -11,7 +11,7 @@ import pytest
 from arkg.errors import ArkgError
 from arkg.eval.metrics import Spread
 from arkg.eval.report import build_report
-from arkg.eval.report_render import evidence_table, percent, results_table, strategy_table, to_markdown, write_report
+from arkg.eval.report_render import abstention_table, evidence_table, percent, results_table, strategy_table, to_markdown, write_report
 from arkg.eval.results import RunConfig
 
 CONFIG = RunConfig(
@@ -149,7 +149,8 @@ def test_missing_matplotlib_is_a_clear_error(tmp_path: Path, monkeypatch: pytest
 
 
 def write_measured(path: Path, runs: list[dict[str, tuple[bool | None, int]]]) -> Path:
-    """Records whose answers cite `n` facts, with evidence and grounding measured as `arkg eval` does."""
+    """Records whose answers cite `n` facts, with evidence and grounding measured as `arkg eval` does; an
+    answer citing exactly one fact is the one its facts support."""
     lines = [CONFIG.model_dump_json()]
     for run, answers in enumerate(runs):
         for qid, (answer, cited) in answers.items():
@@ -160,11 +161,18 @@ def write_measured(path: Path, runs: list[dict[str, tuple[bool | None, int]]]) -
                 "cited_triples": [{"head": "a", "relation": "r", "tail": str(n)} for n in range(cited)],
                 "evidence": {"gold": 2, "retrieved": 3, "cited": cited, "retrieved_gold": 2 if cited else 1,
                              "cited_gold": min(cited, 1), "cited_non_gold": max(cited - 1, 0), "hops": 1 + run},
-                "grounding": {"basis": "kg" if cited else ("neither" if answer is not None else "no answer"),
-                              "violations": ["forged"] if (qid, run) == ("S3", 1) else []},
+                "grounding": {"basis": _basis(answer, cited),
+                              "violations": ["forged"] if (qid, run) == ("S3", 1) else [],
+                              "support": {"supported": answer is not None and cited == 1}},
             }))
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def _basis(answer: bool | None, cited: int) -> str:
+    if answer is None:
+        return "no answer"
+    return "kg" if cited == 1 else "unsupported" if cited else "neither"
 
 
 def test_evidence_grounding_and_grounded_abstention_from_hand_computed_records(tmp_path: Path) -> None:
@@ -179,7 +187,7 @@ def test_evidence_grounding_and_grounded_abstention_from_hand_computed_records(t
     # precision over the 4 records citing something: 1, 1/2, 1, 1
     assert evidence.citation_precision == pytest.approx(3.5 / 4) and evidence.hops == 1.5
     assert (system.grounding.violations, system.grounding.records_with_violations) == (1, 1)
-    assert system.grounding.basis == {"kg": 4, "neither": 1, "no answer": 1}
+    assert system.grounding.basis == {"kg": 3, "unsupported": 1, "neither": 1, "no answer": 1}
     # Grounded: run 0 keeps S1, S3 (S2 cites nothing) -> answer rate 2/3, both correct;
     # run 1 keeps S1, S2 -> 2/3, S1 correct and S2 correct (False) -> 1.0
     assert system.grounded.answer_rate.mean == pytest.approx(2 / 3)
@@ -189,8 +197,13 @@ def test_evidence_grounding_and_grounded_abstention_from_hand_computed_records(t
     points = {point.agreement: point for point in system.coverage}
     assert points[1.0].answer_rate == pytest.approx(1 / 3) and points[1.0].conditional_accuracy == 1.0
     assert points[0.5].answer_rate == 1.0
+    # Supported: S1 in both runs and S2 in run 1 (3 of the 5 definite answers). With support as the
+    # selector, run 0 covers 1/3 and run 1 2/3, each answer right.
+    assert system.supported_share == pytest.approx(3 / 5)
+    assert system.supported.answer_rate.mean == pytest.approx(1 / 2) and system.supported.conditional_accuracy.mean == 1.0
     row = evidence_table([system]).rows[0]
-    assert row[1:7] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "4 / 0 / 0 / 1 / 1"]
+    assert row[1:8] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "60.0", "3 / 0 / 0 / 1 / 1 / 1"]
+    assert abstention_table([system]).rows[0][5:7] == ["50.00 ± 23.57", "100.00 ± 0.00"]
 
 
 def test_a_failed_question_counts_as_no_answer_in_the_grounded_scores(tmp_path: Path) -> None:
@@ -207,4 +220,5 @@ def test_a_failed_question_counts_as_no_answer_in_the_grounded_scores(tmp_path: 
 def test_files_of_older_versions_report_evidence_as_not_available(tmp_path: Path) -> None:
     [system] = build_report([write_results(tmp_path / "a.jsonl", CONFIG, [{"S1": True}])])
     assert system.evidence is None and system.grounding is None and system.grounded is None
-    assert evidence_table([system]).rows[0][1:] == ["n/a"] * 6
+    assert system.supported is None and system.supported_share is None
+    assert evidence_table([system]).rows[0][1:] == ["n/a"] * 7

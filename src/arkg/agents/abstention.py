@@ -1,12 +1,13 @@
-"""Abstention any strategy can use: answer only when the answer rests on cited facts, or when several
-samples agree.
+"""Abstention any strategy can use: answer only when the cited facts support the answer, or when
+several samples agree.
 
     policy = Abstention(grounded=True, samples=5, temperature=0.7, agreement=0.6)
     strategy = Abstaining(build_strategy("ark", model, kg), policy)
     result = strategy.ask("Was Marie Curie born in Warsaw?")
 
-- grounded: a True/False answer that cites no fact becomes None (the strategy explored, found nothing
-  it could cite, and answered anyway: that answer rests on the model's memory, not on the graph);
+- grounded: an answer its cited facts do not support (`Result.support`) becomes None: one citing no
+  fact, or facts that do not lead to it (the strategy answered anyway: that answer rests on the
+  model's memory, not on the graph);
 - self-consistency: the strategy runs `samples` times at `temperature` (seeds base + i); the answer is
   the most frequent one if its share of the samples is at least `agreement`, else None.
 The policy's own decision is recorded in an AbstentionTrace around the samples' traces.
@@ -28,7 +29,7 @@ from arkg.llm.base import Usage
 class Abstention(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    grounded: bool = Field(False, description="a yes/no answer citing no fact becomes None")
+    grounded: bool = Field(False, description="an answer its cited facts do not support becomes None")
     samples: int = Field(1, ge=1, description="runs per question for self-consistency (1: off)")
     temperature: float = Field(0.7, ge=0.0, le=2.0, description="sampling temperature of the samples")
     agreement: float = Field(0.6, gt=0.0, le=1.0, description="share of samples the answer needs")
@@ -60,8 +61,8 @@ class AbstentionTrace(Trace):
 
 
 def grounded_answer(result: Result) -> Answer:
-    """The answer, or None when it is True/False without a single cited fact."""
-    return None if isinstance(result.answer, bool) and not result.cited_triples else result.answer
+    """The answer, or None when its cited facts do not support it."""
+    return result.answer if result.support is not None and result.support.supported else None
 
 
 def agreed_answer(answers: list[Answer], agreement: float) -> Answer:
@@ -134,6 +135,6 @@ def _reason(policy: Abstention, first: Result, votes: list[Vote], decided: Answe
         counts = Counter(vote.answer for vote in votes)
         shown = ", ".join(f"{answer}: {count}" for answer, count in counts.most_common())
         return f"abstained: no answer reached {policy.agreement:.0%} of {policy.samples} samples ({shown})"
-    if policy.grounded and isinstance(first.answer, bool):
-        return "abstained: the answer cited no fact of the knowledge graph"
+    if policy.grounded and first.answer is not None and first.support is not None:
+        return f"abstained: not supported by its cited facts: {'; '.join(first.support.reasons)}"
     return first.stop_reason

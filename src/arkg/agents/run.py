@@ -28,9 +28,9 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arkg.agents.strategy import Answer, Query, Result, as_query
+from arkg.agents.strategy import Answer, Query, Result, answer_support, as_query
 from arkg.agents.trace import Event, ModelCall, Trace, TripleRecord, total_usage
-from arkg.graph.model import Triple
+from arkg.graph.model import KnowledgeGraph, Triple
 from arkg.llm.base import ChatModel, Message, OutputSpec, Sampling, Usage
 
 EventCallback = Callable[[Any], None]
@@ -142,7 +142,10 @@ class StrategyRun(ABC, Generic[TraceT]):
     """One query of one strategy: its trace, the kit, and what every strategy does the same way.
 
     A subclass writes `execute` (its steps and routes, ending in `self.result(...)`) and `stopped`
-    (the result when the budget ends the run early)."""
+    (the result when the budget ends the run early), and sets `kg` when it reads one: the support
+    check then asks it which names of the question are entities."""
+
+    kg: KnowledgeGraph | None = None
 
     def __init__(self, query: Query, kit: RunKit, trace: TraceT) -> None:
         self.query = query
@@ -190,21 +193,25 @@ class StrategyRun(ABC, Generic[TraceT]):
         retrieved: Sequence[TripleRecord | Triple] = (),
         commonsense: Sequence[str] = (),
     ) -> Result:
-        """The Result of the run: the answer, the trace's cited triples, and the usage the trace recorded."""
+        """The Result of the run: the answer, the trace's cited triples, whether they support the answer,
+        and the usage the trace recorded."""
         trace = self.trace
         trace.stop_reason = stop_reason.value if isinstance(stop_reason, Enum) else stop_reason
+        cited = [_triple_dict(triple) for triple in trace.cited_triples]
+        is_entity = self.kg.has_entity if self.kg is not None else None
         return Result(
             strategy=trace.strategy,
             question=self.query.text,
             claim=self.query.is_claim,
             answer=answer,
             explanation=explanation,
-            cited_triples=[_triple_dict(triple) for triple in trace.cited_triples],
+            cited_triples=cited,
             retrieved_triples=[_triple_dict(triple) for triple in retrieved],
             commonsense=list(commonsense),
             stop_reason=trace.stop_reason,
             trace=trace,
             usage=trace.usage,
+            support=answer_support(answer, self.query.text, cited, trace, is_entity),
         )
 
 

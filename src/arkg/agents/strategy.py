@@ -15,7 +15,7 @@ serves a whole evaluation run. Installed packages add strategies through the ent
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib.metadata import EntryPoint, entry_points
@@ -30,19 +30,24 @@ from pydantic import (
     ValidationInfo,
     computed_field,
     field_validator,
+    model_validator,
 )
 
 from arkg.agents.question import is_claim, is_yes_no_question
+from arkg.agents.support import Support, check_support
 from arkg.agents.trace import Trace
 from arkg.agents.view import View
 from arkg.errors import ArkgError
-from arkg.graph.model import KnowledgeGraph
+from arkg.graph.model import KnowledgeGraph, Triple
 from arkg.llm.base import ChatModel, Usage
 
 # True / False / None for yes/no questions and claims (None: the strategy could not settle it);
 # free text for other questions.
 Answer = bool | str | None
-Basis = Literal["kg", "commonsense", "kg+commonsense", "neither", "no answer"]
+# What an answer rests on: cited facts that support it ("kg"), with stated rules too ("kg+commonsense"),
+# rules alone or beside facts that do not support it ("commonsense"), cited facts that do not support it
+# and no rule ("unsupported"), nothing at all ("neither"); "no answer" for None.
+Basis = Literal["kg", "commonsense", "kg+commonsense", "unsupported", "neither", "no answer"]
 
 
 class AnswerKind(str, Enum):
@@ -110,6 +115,10 @@ class Result(BaseModel):
     # The strategy's typed trace, exported with `model_dump(mode="json")` and read back by strategy name.
     trace: SerializeAsAny[Trace] | None = None
     usage: Usage = Field(default_factory=Usage)
+    # Whether the cited facts, with the computations the trace records, support the answer
+    # (arkg.agents.support). The run skeleton checks it with the KG at hand; a Result built or read
+    # without it (a plugin's, an older file's) is checked from its own fields. Never None once built.
+    support: Support | None = None
 
     @field_validator("trace", mode="before")
     @classmethod
@@ -118,14 +127,42 @@ class Result(BaseModel):
             return read_trace(info.data["strategy"], trace)
         return trace
 
+    @model_validator(mode="after")
+    def _checked(self) -> Result:
+        if self.support is None:
+            self.support = answer_support(self.answer, self.question, self.cited_triples, self.trace)
+        return self
+
     @computed_field
     @property
     def basis(self) -> Basis:
-        """What the answer rests on: cited KG facts, stated commonsense, both, or neither."""
+        """What the answer rests on; KG facts count only where they support it (`support`)."""
         if self.answer is None:
             return "no answer"
         facts, rules = bool(self.cited_triples), bool(self.commonsense)
-        return "kg+commonsense" if facts and rules else "kg" if facts else "commonsense" if rules else "neither"
+        supported = facts and self.support is not None and self.support.supported
+        if rules:
+            return "kg+commonsense" if supported else "commonsense"
+        return "kg" if supported else "unsupported" if facts else "neither"
+
+
+def answer_support(
+    answer: Answer,
+    question: str,
+    cited_triples: Sequence[Mapping[str, Any]],
+    trace: Trace | None,
+    is_entity: Callable[[str], bool] | None = None,
+) -> Support:
+    """The support check of an answer, with the entities and computations its trace records."""
+    cited = [Triple(t["head"], t["relation"], t["tail"], dict(t.get("props") or {})) for t in cited_triples]
+    return check_support(
+        answer=answer,
+        question=question,
+        cited=cited,
+        entities=trace.linked_entities() if trace is not None else (),
+        computations=trace.computations() if trace is not None else (),
+        is_entity=is_entity,
+    )
 
 
 @runtime_checkable

@@ -18,6 +18,10 @@ The question's entities are those the strategy linked, the cited names the quest
 a True answer, the capitalised names the question writes out that are entities of the KG. A number
 answer is also supported when it counts cited facts: that many values of one relation of an entity of
 the question.
+
+`facts_on_chains` picks, among cited facts, those on a shortest chain from an entity of the question
+to each name an open answer gives: what a strategy whose model cites everything it was shown can cite
+instead.
 """
 
 from __future__ import annotations
@@ -93,23 +97,27 @@ class _CitedGraph:
         self.names: dict[str, str] = {}  # folded -> as written
         self._folded: dict[str, str] = {}  # as written -> folded
         self.links: dict[str, set[str]] = {}
+        self.made_by: dict[tuple[str, str], int] = {}  # a link, either way -> the cited fact that first made it
         self.outputs = [c.output for c in computations if c.agrees]
-        for triple in cited:
+        for index, triple in enumerate(cited):
             ends = [triple.head, triple.tail]
             for value in triple.props.values():
                 for item in value if isinstance(value, list) else [value]:
-                    self._link(ends, str(item))
-            self._link([triple.head], triple.tail)
+                    self._link(ends, str(item), index)
+            self._link([triple.head], triple.tail, index)
         for computation in computations:
             if computation.agrees and not computation.membership:
-                self._link(computation.inputs, computation.output)
+                self._link(computation.inputs, computation.output, None)
 
-    def _link(self, ends: Sequence[str], other: str) -> None:
+    def _link(self, ends: Sequence[str], other: str, fact: int | None) -> None:
         folded_other = self._add(other)
         for end in ends:
             folded_end = self._add(end)
             self.links.setdefault(folded_end, set()).add(folded_other)
             self.links.setdefault(folded_other, set()).add(folded_end)
+            if fact is not None:
+                self.made_by.setdefault((folded_end, folded_other), fact)
+                self.made_by.setdefault((folded_other, folded_end), fact)
 
     def _add(self, name: str) -> str:
         folded = self._folded.get(name)
@@ -136,16 +144,46 @@ class _CitedGraph:
 
     def reached(self, starts: Iterable[str]) -> dict[str, int]:
         """Breadth-first distance of every name reachable from `starts`."""
-        distance = {start: 0 for start in starts if start in self.links}
-        frontier = list(distance)
+        return {node: distance for node, (distance, _) in self._search(starts).items()}
+
+    def chain(self, starts: Iterable[str], target: str) -> list[int]:
+        """The cited facts along one shortest chain from `starts` to `target` (empty: none reaches it)."""
+        found = self._search(starts)
+        facts: list[int] = []
+        node = target
+        while node in found and (previous := found[node][1]) is not None:
+            if (previous, node) in self.made_by:  # a computation's link is no fact
+                facts.append(self.made_by[previous, node])
+            node = previous
+        return facts[::-1]
+
+    def _search(self, starts: Iterable[str]) -> dict[str, tuple[int, str | None]]:
+        """Breadth-first: each name reachable from `starts`, its distance and the name it was reached from."""
+        found: dict[str, tuple[int, str | None]] = {start: (0, None) for start in starts if start in self.links}
+        frontier = list(found)
         while frontier:
             following = []
             for node in frontier:
-                for neighbour in self.links[node] - distance.keys():
-                    distance[neighbour] = distance[node] + 1
+                for neighbour in sorted(self.links[node] - found.keys()):
+                    found[neighbour] = (found[node][0] + 1, node)
                     following.append(neighbour)
             frontier = following
-        return distance
+        return found
+
+
+def facts_on_chains(*, answer: Answer, question: str, cited: Sequence[Triple], entities: Iterable[str] = ()) -> list[int]:
+    """The positions in `cited` of the facts on a shortest chain from an entity of the question to each
+    name an open answer gives, in citation order; empty for True / False (a chain between the question's
+    own entities need not be the fact asked about: a spouse, not two dates of birth), for no answer, and
+    where no chain reaches every name."""
+    if answer is None or isinstance(answer, bool) or not cited:
+        return []
+    facts = _CitedGraph(cited, ())
+    asked = _question_entities(facts, question, entities, ())
+    readings = name_readings(str(answer))
+    names = next((names for names in readings if names and all(facts.node(name) for name in names)), [])
+    chains = [facts.chain(asked, node) for name in names if (node := facts.node(name)) is not None]
+    return sorted({fact for chain in chains for fact in chain}) if chains and all(chains) else []
 
 
 def _question_entities(facts: _CitedGraph, question: str, linked: Iterable[str], computations: Sequence[Computation]) -> list[str]:
@@ -232,8 +270,21 @@ def _written_names(question: str) -> list[str]:
 
 
 def _holds(text: str, name: str) -> bool:
-    """Whether folded `text` holds folded `name` as whole words."""
-    return bool(name) and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+    """Whether folded `text` holds folded `name` as whole words (a plain scan: one regex per cited name
+    would be compiled anew for every check once Python's pattern cache is full)."""
+    if not name:
+        return False
+    start = text.find(name)
+    while start != -1:
+        end = start + len(name)
+        if (start == 0 or not _word_char(text[start - 1])) and (end == len(text) or not _word_char(text[end])):
+            return True
+        start = text.find(name, start + 1)
+    return False
 
 
-__all__ = ["Computation", "Support", "check_support"]
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
+__all__ = ["Computation", "Support", "check_support", "facts_on_chains"]

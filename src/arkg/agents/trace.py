@@ -14,6 +14,7 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, SerializeAsAny, computed_field
 
+from arkg.agents.support import Computation
 from arkg.graph.model import PropValue, Triple
 from arkg.llm.base import Usage
 
@@ -101,6 +102,16 @@ class Trace(BaseModel, Generic[SettingsT, EventT]):
     def unverified_citations(self) -> list[str]:
         """Citations the trace cannot verify (e.g. each against the prompt of the step that cited it);
         a strategy that can check more than the generic grounding overrides this."""
+        return []
+
+    def linked_entities(self) -> list[str]:
+        """The KG entities the run linked from the question: what the support check takes as the
+        question's own, however the question spells them. None for a strategy that links nothing."""
+        return []
+
+    def computations(self) -> list[Computation]:
+        """The operations the run computed over values (counts, comparisons), which an answer may rest
+        on beside its cited facts. None for a strategy that computes nothing."""
         return []
 
 

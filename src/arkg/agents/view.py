@@ -14,15 +14,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
 from arkg.agents.trace import Trace
 from arkg.text import clip, one_line
 
-# "good" / "bad" mark a valid or rejected attempt, "warn" feedback and notes.
-Style = Literal["", "dim", "bold", "italic", "good", "bad", "warn"]
+if TYPE_CHECKING:  # a Result holds a View's strategy registration: imported for the types only
+    from arkg.agents.strategy import Answer, Result
+
+# "good" / "bad" mark a valid or rejected attempt, "warn" feedback and notes, "answer" the answer.
+Style = Literal["", "dim", "bold", "italic", "good", "bad", "warn", "answer"]
 
 
 @dataclass(frozen=True)
@@ -104,6 +107,36 @@ def generic_focus(event: Any) -> Focus:
     anchor = anchor if isinstance(anchor, str) and anchor else None
     followed = (anchor, relation) if anchor is not None and isinstance(relation, str) else None
     return Focus(anchor, followed)
+
+
+# The answer every run ends with ------------------------------------------------------------------------
+
+
+def answer_block(result: Result) -> Block:
+    """The answer and what it rests on, then, when its cited facts do not support it, why not: the
+    same for every strategy, under its events, in the terminal and on the page."""
+    lines = [line(("answer: ", "bold"), (answer_text(result.answer, result.claim), "answer"), *basis_spans(result))]
+    support = result.support
+    if result.answer is not None and support is not None and not support.supported:
+        lines.append(line(("  not supported: ", "warn"), ("; ".join(map(one_line, support.reasons)), "warn")))
+    return Block(tuple(lines))
+
+
+def answer_text(answer: Answer, claim: bool = False) -> str:
+    if answer is None:
+        return "None (not settled by the knowledge graph)"
+    if isinstance(answer, bool) and claim:
+        return "True (the claim holds)" if answer else "False (the claim does not hold)"
+    return one_line(str(answer))
+
+
+def basis_spans(result: Result) -> tuple[Span, ...]:
+    """What the answer rests on, as `--json` names it, with how many facts and rules that is."""
+    spans = (Span("  basis: ", "dim"), Span(result.basis, "bold"))
+    if result.answer is None:
+        return spans
+    facts = count(len(result.cited_triples), "cited fact", "cited facts")
+    return (*spans, Span(f" ({facts}, {count(len(result.commonsense), 'rule', 'rules')})", "dim"))
 
 
 # Pieces several strategies' views share -------------------------------------------------------------

@@ -1,8 +1,10 @@
-"""Machine-checked grounding of an answer: every cited triple is in the KG and was shown to the model.
+"""Machine-checked grounding of an answer: every cited triple is in the KG and was shown to the model,
+and (the run's own check, kept beside it) the cited facts support the answer.
 
     grounding = check_grounding(result, kg)
     grounding.violations     # [] is the bar; each entry names the triple and what is wrong
-    grounding.basis          # "kg", "commonsense", "kg+commonsense", "neither" or "no answer"
+    grounding.support        # Result.support: whether the cited facts lead to the answer, and if not why
+    grounding.basis          # "kg", "commonsense", "kg+commonsense", "unsupported", "neither" or "no answer"
 
 Two checks hold for every strategy: the cited triple exists in the KG, and the model was shown it:
 its fact line stood in the prompt of some model call of the run (ModelCall.shown), or, for a
@@ -17,6 +19,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from arkg.agents.strategy import Basis, Result
+from arkg.agents.support import Support
 from arkg.agents.triple_keys import identity, triple_text
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 
@@ -24,6 +27,8 @@ from arkg.graph.model import Direction, KnowledgeGraph, Triple
 class Grounding(BaseModel):
     basis: Basis
     violations: list[str] = []
+    # None in results files of versions that did not check support.
+    support: Support | None = None
 
 
 def check_grounding(result: Result, kg: KnowledgeGraph | None) -> Grounding:
@@ -42,4 +47,4 @@ def check_grounding(result: Result, kg: KnowledgeGraph | None) -> Grounding:
             violations.append(f"{text}: cited but never shown to the model")
     if trace is not None:
         violations += trace.unverified_citations()
-    return Grounding(basis=result.basis, violations=violations)
+    return Grounding(basis=result.basis, violations=violations, support=result.support)

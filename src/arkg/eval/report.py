@@ -60,6 +60,11 @@ class SystemReport:
     grounding: GroundingSummary | None = None
     # The metrics again with grounded abstention (an answer citing no fact counts as None).
     grounded: Scores | None = None
+    # Share of definite answers whose cited facts support them; None when no record says (older files).
+    supported_share: float | None = None
+    # The metrics with support as the selector (an unsupported answer counts as None): answer rate is the
+    # coverage, conditional accuracy the accuracy among supported answers.
+    supported: Scores | None = None
     # Self-consistency over the runs (several runs only): answer rate vs conditional accuracy.
     coverage: list[CoveragePoint] = field(default_factory=list)
     # The records scored, by (question, run), for comparisons between systems (perturbations, paired tests).
@@ -146,6 +151,8 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record], label: st
         evidence=evidence_summary(everything),
         grounding=grounding_summary(everything),
         grounded=grounded_scores(kept),
+        supported_share=_supported_share(everything),
+        supported=_supported_scores(kept),
         coverage=risk_coverage(kept) if len(runs) > 1 else [],
         records={(qid, record.run): record for run in kept for qid, record in run.items()},
         notes=notes,
@@ -154,6 +161,22 @@ def _system(config: RunConfig, records: dict[tuple[str, int], Record], label: st
 
 def _outcome(record: Record) -> bool | None:
     return outcome(record.answer, record.correct, record.gold)
+
+
+def _supported_share(records: list[Record]) -> float | None:
+    answered = [record for record in records if _outcome(record) is not None and record.support is not None]
+    return sum(record.support.supported for record in answered if record.support) / len(answered) if answered else None
+
+
+def _supported_scores(runs: list[dict[str, Record]]) -> Scores | None:
+    """Risk-coverage with support as the selector: only answers their cited facts support count."""
+    if any(record.support is None and record.error is None for run in runs for record in run.values()):
+        return None  # a file of an older version: support was not checked (a failed question has none)
+    outcomes = [
+        {qid: _outcome(record) if record.support is not None and record.support.supported else None for qid, record in run.items()}
+        for run in runs
+    ]
+    return score_runs(outcomes, dict.fromkeys(runs[0], True))
 
 
 def _open_scores(runs: list[dict[str, Record]]) -> OpenScores | None:

@@ -192,25 +192,29 @@ def evidence_table(systems: list[SystemReport]) -> Table:
                 _fraction(evidence.citation_precision) if evidence else NOT_AVAILABLE,
                 f"{evidence.hops:.2f}" if evidence else NOT_AVAILABLE,
                 f"{grounding.violations} in {grounding.records_with_violations}" if grounding else NOT_AVAILABLE,
+                _fraction(system.supported_share),
                 " / ".join(str(basis.get(kind, 0)) for kind in BASIS_ORDER) if grounding else NOT_AVAILABLE,
             ]
         )
     return Table(
         title="Evidence and grounding",
         header=["System", "Gold retrieved %", "Gold cited %", "Citation precision %", "Hops",
-                "Grounding violations", "Basis: " + " / ".join(BASIS_ORDER)],
+                "Grounding violations", "Supported %", "Basis: " + " / ".join(BASIS_ORDER)],
         rows=rows,
         footnote=(
             "Gold retrieved / cited: share of a question's gold triples the strategy showed the model / cited, mean "
             "over questions and runs. Citation precision: share of cited triples that are gold, over answers citing "
             "something. Hops: how far from the question's entities the retrieved triples reach. Grounding violations: "
-            "citations not in the KG or never shown to the model (0 is the bar), in how many answers. Basis: answers "
-            "resting on KG facts, on stated commonsense, on both, on neither, and no answer."
+            "citations not in the KG or never shown to the model (0 is the bar), in how many answers. Supported: share "
+            "of definite answers whose cited facts lead to them (arkg.agents.support: every name of the answer in a "
+            "cited fact reached from an entity of the question; for yes/no, facts about the question's entities and "
+            "re-run computations). Basis: answers resting on supporting KG facts, on stated commonsense, on both, on "
+            "cited facts that do not support them, on neither, and no answer."
         ),
     )
 
 
-BASIS_ORDER = ("kg", "commonsense", "kg+commonsense", "neither", "no answer")
+BASIS_ORDER = ("kg", "commonsense", "kg+commonsense", "unsupported", "neither", "no answer")
 
 
 def abstention_table(systems: list[SystemReport]) -> Table:
@@ -218,7 +222,7 @@ def abstention_table(systems: list[SystemReport]) -> Table:
     self-consistency points of multi-run systems."""
     rows = []
     for system in systems:
-        grounded = system.grounded
+        grounded, supported = system.grounded, system.supported
         points = "; ".join(
             f"≥{point.agreement:.0%}: {point.answer_rate * 100:.1f} / {_fraction(point.conditional_accuracy)}"
             for point in system.coverage
@@ -230,16 +234,20 @@ def abstention_table(systems: list[SystemReport]) -> Table:
                 percent(system.scores.conditional_accuracy),
                 percent(grounded.answer_rate) if grounded else NOT_AVAILABLE,
                 percent(grounded.conditional_accuracy) if grounded else NOT_AVAILABLE,
+                percent(supported.answer_rate) if supported else NOT_AVAILABLE,
+                percent(supported.conditional_accuracy) if supported else NOT_AVAILABLE,
                 points or NOT_AVAILABLE,
             ]
         )
     return Table(
         title="Abstention: answer rate vs conditional accuracy",
         header=["System", "Answer rate %", "Cond. acc. %", "Answer rate % (grounded)", "Cond. acc. % (grounded)",
-                "Self-consistency over runs: agreement: answer rate / cond. acc. %"],
+                "Coverage % (supported)", "Cond. acc. % (supported)", "Self-consistency over runs: agreement: answer rate / cond. acc. %"],
         rows=rows,
         footnote=(
-            "Grounded: a True/False answer that cites no fact of the KG counts as None. Self-consistency (systems with "
+            "Grounded: a True/False answer that cites no fact of the KG counts as None. Supported: only answers whose "
+            "cited facts support them count (support as the selector); coverage is the share of questions with a "
+            "supported definite answer, cond. acc. the share of those that are right. Self-consistency (systems with "
             "several runs): a question counts as answered when at least that share of its runs give the same answer."
         ),
     )

@@ -18,6 +18,7 @@ from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from arkg.agents.support import Support
 from arkg.errors import ArkgError
 from arkg.eval.evidence import Evidence
 from arkg.eval.grounding import Grounding
@@ -75,7 +76,8 @@ class Record(BaseModel):
     error: str | None = None
     stop_reason: str | None = None
     cited_triples: list[dict[str, Any]] = []
-    # Gold evidence found and cited (when the question has gold triples), and the grounding checks.
+    # Gold evidence found and cited (when the question has gold triples), and the grounding checks
+    # with the answer's support (Grounding.support; absent from files of older versions).
     evidence: Evidence | None = None
     grounding: Grounding | None = None
     # Under a perturbation (RunConfig.perturbation): what was changed in this question's KG; empty when
@@ -86,6 +88,11 @@ class Record(BaseModel):
     @property
     def key(self) -> tuple[str, int]:
         return self.question_id, self.run
+
+    @property
+    def support(self) -> Support | None:
+        """Whether the cited facts support the answer (None: a failed question, or a file of an older version)."""
+        return self.grounding.support if self.grounding is not None else None
 
 
 class ResultsFile:

@@ -95,13 +95,16 @@ def view_of(strategy: str | None) -> View:
 
 
 def result_view(result: Mapping[str, Any]) -> dict[str, Any]:
-    """What the page shows of a finished run: the answer, its explanation and the cited edges."""
+    """What the page shows of a finished run: the answer, what it rests on and, where its cited facts do
+    not support it, why not (as `arkg ask` prints them), its explanation and the cited edges."""
     cited = [edge(triple) for triple in result.get("cited_triples") or []]
     return {
         "strategy": result.get("strategy"),
         "question": result.get("question"),
         "claim": result.get("claim", False),
         "answer": result.get("answer"),
+        "basis": result.get("basis"),
+        "support": result.get("support"),
         "explanation": result.get("explanation", ""),
         "stop_reason": result.get("stop_reason", ""),
         "cited": cited,

@@ -53,7 +53,8 @@ def test_a_count_question(executor: Executor) -> None:
                    kind=ValueKind.ENTITIES, size=2, sample=["Nobel Prize in Physics", "Nobel Prize in Chemistry"],
                    triples=[PHYSICS, CHEMISTRY], triple_count=2, support_count=2),
         StepRecord(index=2, variable="v2", call="v2 = count(v1)", tool="count",
-                   kind=ValueKind.NUMBER, size=1, sample=["2"], triples=[], triple_count=0, support_count=2),
+                   kind=ValueKind.NUMBER, size=1, sample=["2"], triples=[], triple_count=0, support_count=2,
+                   arguments={"entities": ["Nobel Prize in Physics", "Nobel Prize in Chemistry"]}),
         StepRecord(index=3, variable="v3", call="v3 = end(v2)", tool="end",
                    kind=ValueKind.NUMBER, size=1, sample=["2"], triples=[], triple_count=0, support_count=2),
     ]  # fmt: skip
@@ -71,7 +72,8 @@ def test_a_yes_no_question_with_judge(executor: Executor) -> None:
     pierre, marie = Triple("Pierre Curie", "date of birth", "15 May 1859"), Triple("Marie Curie", "date of birth", "7 November 1867")
     assert memory.records[2:] == [
         StepRecord(index=3, variable="v3", call='v3 = judge(v1, "<", v2)', tool="judge",
-                   kind=ValueKind.BOOLEAN, size=1, sample=["True"], triples=[], triple_count=0, support_count=2),
+                   kind=ValueKind.BOOLEAN, size=1, sample=["True"], triples=[], triple_count=0, support_count=2,
+                   arguments={"a": ["15 May 1859"], "op": ["<"], "b": ["7 November 1867"]}),
         StepRecord(index=4, variable="v4", call="v4 = end(v3)", tool="end",
                    kind=ValueKind.BOOLEAN, size=1, sample=["True"], triples=[], triple_count=0, support_count=2),
     ]  # fmt: skip

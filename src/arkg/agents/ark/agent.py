@@ -38,6 +38,7 @@ from arkg.agents.answers import only_words_of, read_answer
 from arkg.agents.candidates import entities_in_question, rank_by_question
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.prompts import Prompt, load_prompt
+from arkg.agents.retrieval import link_entities
 from arkg.agents.run import Agent, RunKit, StrategyRun
 from arkg.agents.strategy import Answer, Query, Result
 from arkg.agents.trace import ModelCall, TripleRecord
@@ -173,6 +174,7 @@ class _Run(StrategyRun[ArkTrace]):
     # Node 1
     def init(self) -> Node:
         self.messages = self.base_context()
+        self.trace.question_entities = link_entities(self.kg, self.question, self.settings.max_anchor_candidates)
         return Node.NEW_STEP
 
     # Node 2

@@ -18,6 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from arkg.agents.support import Computation
 from arkg.agents.trace import TripleRecord
 from arkg.agents.triple_keys import triple_text
 from arkg.graph.literals import as_date, as_number, compare
@@ -34,6 +35,13 @@ class Computed(BaseModel):
     # two counts of cited values) compare; count: how many values of a relation one subject has.
     kind: Literal["extremes", "ordering", "count"]
     keys: list[str]
+    # The values it was computed from and what it gives (the holders of the largest value, the order
+    # of two values, a count): what the support check links an answer through.
+    inputs: list[str] = []
+    output: str = ""
+
+    def as_computation(self) -> Computation:
+        return Computation(operation=self.kind, inputs=self.inputs, output=self.output)
 
 
 def computed_lines(cited: Sequence[TripleRecord]) -> list[Computed]:
@@ -66,7 +74,8 @@ def _extremes(cited: Sequence[TripleRecord]) -> list[Computed]:
             if numbers
             else f"Earliest {named} cited: {_holders(low)}; latest: {_holders(high)}."
         )
-        lines.append(Computed(text=text, kind="extremes", keys=_keys(records)))
+        holders = ", ".join(record.head for record in high)
+        lines.append(Computed(text=text, kind="extremes", keys=_keys(records), inputs=_values(records), output=holders))
     return lines
 
 
@@ -87,7 +96,11 @@ def _orderings(cited: Sequence[TripleRecord]) -> list[Computed]:
         facts = f"{triple_text(left.as_triple())} and {triple_text(right.as_triple())}"
         lines.append(
             Computed(
-                text=f"{facts}: {one_line(left.tail)} {words} {one_line(right.tail)}.", kind="ordering", keys=[left.key, right.key]
+                text=f"{facts}: {one_line(left.tail)} {words} {one_line(right.tail)}.",
+                kind="ordering",
+                keys=[left.key, right.key],
+                inputs=[left.tail, right.tail],
+                output=words,
             )
         )
     return lines
@@ -120,7 +133,15 @@ def _counts(cited: Sequence[TripleRecord]) -> list[Computed]:
             if len(records) > 1 or len(subjects) > 1
         ]
         for pattern, records in counted:
-            lines.append(Computed(text=f"{pattern}: {_facts(len(records))} cited.", kind="count", keys=_keys(records)))
+            lines.append(
+                Computed(
+                    text=f"{pattern}: {_facts(len(records))} cited.",
+                    kind="count",
+                    keys=_keys(records),
+                    inputs=[record.head if record.incoming else record.tail for record in records],
+                    output=str(len(records)),
+                )
+            )
         for (left, left_records), (right, right_records) in combinations(counted, 2):
             words = _order_words(str(len(left_records)), str(len(right_records)), dated=False)
             lines.append(
@@ -129,6 +150,8 @@ def _counts(cited: Sequence[TripleRecord]) -> list[Computed]:
                     f" {len(left_records)} {words} {len(right_records)}.",
                     kind="ordering",
                     keys=_keys([*left_records, *right_records]),
+                    inputs=[str(len(left_records)), str(len(right_records))],
+                    output=words,
                 )
             )
     return lines
@@ -145,3 +168,7 @@ def _facts(count: int) -> str:
 
 def _keys(records: Sequence[TripleRecord]) -> list[str]:
     return [record.key for record in records]
+
+
+def _values(records: Sequence[TripleRecord]) -> list[str]:
+    return [record.tail for record in records]

@@ -15,6 +15,7 @@ from arkg.agents.ark.computed import Computed
 from arkg.agents.ark.settings import ArkSettings
 from arkg.agents.run import BUDGET_SPENT, StopReason as BaseStopReason
 from arkg.agents.strategy import Answer
+from arkg.agents.support import Computation
 from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace, TripleRecord
 from arkg.agents.triple_keys import fact_line
 
@@ -145,6 +146,16 @@ ArkEvent = Annotated[
 
 class ArkTrace(Trace[ArkSettings, ArkEvent]):
     nodes: list[Node] = []
+    # The KG entities the question names, linked as KAPING and R³ link theirs: where the answer's chain
+    # of cited facts must start (the anchors the model chose may be any entity met on the way).
+    question_entities: list[str] = []
+
+    def linked_entities(self) -> list[str]:
+        return list(self.question_entities)
+
+    def computations(self) -> list[Computation]:
+        """What the final answer step was shown as computed from the cited facts (compare_values)."""
+        return [line.as_computation() for event in self.events if isinstance(event, FinalAnswer) for line in event.computed]
 
     @computed_field
     @property

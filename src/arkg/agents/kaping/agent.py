@@ -4,6 +4,11 @@ Link the entities of the question, take their 1-hop triples, keep the k most sim
 question, show them under keys T1..Tk and ask for the answer with the keys it rests on. No
 exploration: the reference point for "does exploring beat retrieving". Every cited key is checked
 against the facts shown; a reply citing others gets feedback and another attempt (at most c_max).
+
+Small models tend to cite every key they were shown. An open answer cites those of the model's keys
+that lie on a chain from an entity of the question to each name it gives: machine-side, no further
+call. A yes/no answer, or one that no chain of cited facts reaches, cites what the model cited, and
+the support check says what is missing.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.prompts import load_prompt
 from arkg.agents.retrieval import RankerName, link_entities, neighbourhood, rank_facts
 from arkg.agents.run import BUDGET_SPENT, Agent, RunKit, StopReason as BaseStopReason, StrategyRun
+from arkg.agents.support import facts_on_chains
 from arkg.agents.strategy import Answer, Query, Result
 from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace, TripleRecord
 from arkg.agents.triple_keys import TripleKeys, fact_line
@@ -65,6 +71,9 @@ class AnswerAttempt(ModelEvent):
     cited_keys: list[str]
     invalid_keys: list[str]
     call: ModelCall
+    # Of a valid reply's keys, those the answer cites: the facts on a chain from an entity of the question
+    # to the answer, or all of them where none makes one. None: the reply was not valid.
+    kept_keys: list[str] | None = None
 
     @computed_field
     @property
@@ -86,6 +95,9 @@ KapingEvent = Annotated[EntitiesLinked | FactsRetrieved | AnswerAttempt | Stoppe
 class KapingTrace(Trace[KapingSettings, KapingEvent]):
     def shown_records(self) -> list[TripleRecord]:
         return [record for event in self.events if isinstance(event, FactsRetrieved) for record in event.shown]
+
+    def linked_entities(self) -> list[str]:
+        return [entity for event in self.events if isinstance(event, EntitiesLinked) for entity in event.entities]
 
 
 class Kaping(Agent):
@@ -151,13 +163,16 @@ class _Run(StrategyRun[KapingTrace]):
             )
             reply, call = self.kit.complete([system, Message(role="user", content=ask)], output, "answer", attempt=number)
             cited = list(dict.fromkeys(reply.cited_keys))
+            answer = read_answer(reply.answer, query.yes_no)
+            invalid = [key for key in cited if key not in shown]
             event = AnswerAttempt(
                 attempt=number,
-                answer=read_answer(reply.answer, query.yes_no),
+                answer=answer,
                 explanation=reply.explanation.strip(),
                 cited_keys=cited,
-                invalid_keys=[key for key in cited if key not in shown],
+                invalid_keys=invalid,
                 call=call,
+                kept_keys=None if invalid else self.on_chains(answer, cited, shown),
             )
             if event.valid:
                 accepted = event
@@ -166,10 +181,16 @@ class _Run(StrategyRun[KapingTrace]):
 
         if not self.attempts(self.settings.c_max, attempt) or accepted is None:
             return self.end(StopReason.C_MAX)
-        self.trace.cited_triples = [shown[key] for key in accepted.cited_keys]
+        self.trace.cited_triples = [shown[key] for key in accepted.kept_keys or []]
         return self.result(
             accepted.answer, accepted.explanation, stop_reason=StopReason.DONE, retrieved=self.trace.shown_records()
         )
+
+    def on_chains(self, answer: Answer, cited: list[str], shown: dict[str, TripleRecord]) -> list[str]:
+        """The cited keys whose facts make a chain from the question to the answer; all of them if none do."""
+        facts = [shown[key].as_triple() for key in cited]
+        chain = facts_on_chains(answer=answer, question=self.query.text, cited=facts, entities=self.trace.linked_entities())
+        return [cited[index] for index in chain] or cited
 
     def stopped(self, reason: str) -> Result:
         return self.end(StopReason.BUDGET, note=reason)

@@ -22,12 +22,19 @@ def facts(event: FactsRetrieved) -> Block:
 def attempt(event: AnswerAttempt) -> Block:
     cited = ", ".join(map(one_line, event.cited_keys)) or "nothing"
     if event.valid:
-        heading = line((f"  #{event.attempt} cites ", "dim"), cited, (" ✓", "good"))
+        heading = line((f"  #{event.attempt} cites ", "dim"), cited, (" ✓", "good"), *_kept(event))
     else:
         heading = line((f"  #{event.attempt} cites ", "dim"), cited, (" ✗ not shown: " + ", ".join(map(one_line, event.invalid_keys)), "bad"))
     if not event.explanation:
         return Block.of(heading)
     return Block.of(heading, line((f"      {one_line(event.explanation)}", "italic")))
+
+
+def _kept(event: AnswerAttempt) -> tuple[tuple[str, str], ...]:
+    """The keys the answer keeps, where the reply cited more than its chain from the question needs."""
+    if event.kept_keys is None or event.kept_keys == event.cited_keys:
+        return ()
+    return ((f"  on a chain from the question to the answer: {', '.join(map(one_line, event.kept_keys))}", "dim"),)
 
 
 def stopped(event: Stopped) -> Block:

@@ -19,7 +19,7 @@ from arkg.agents.kg_agent.memory import FocusInfo, KnowledgeMemory, ProgramStep
 from arkg.agents.kg_agent.ranking import rank_labels
 from arkg.agents.kg_agent.record import StepRecord, step_record
 from arkg.agents.kg_agent.toolbox import Param, ParamType, Tool, Toolbox
-from arkg.agents.kg_agent.tools import default_toolbox
+from arkg.agents.kg_agent.tools import COMPUTING, default_toolbox
 from arkg.agents.kg_agent.values import Entities, Value, ValueKind
 from arkg.graph.model import Direction, KnowledgeGraph
 from arkg.programs import Arg, Call, Names, ToolError, VarRef, parse_call
@@ -80,7 +80,15 @@ class Executor:
         canonical = tool.call(call.variable, bound)
         settings = self.settings
         record = step_record(
-            len(memory.steps) + 1, call.variable, canonical.text(), tool.name, value, inputs, settings.sample, settings.record_triples
+            len(memory.steps) + 1,
+            call.variable,
+            canonical.text(),
+            tool.name,
+            value,
+            inputs,
+            settings.sample,
+            settings.record_triples,
+            resolved if tool.name in COMPUTING else None,
         )
         return ProgramStep(canonical, value, record, tool.ends)
 

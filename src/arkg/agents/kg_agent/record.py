@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
-from arkg.agents.kg_agent.values import Value, ValueKind
+from arkg.agents.kg_agent.values import Boolean, Entities, Number, Relations, Value, ValueKind
 from arkg.graph.model import Triple, merge_triples, triple_key
 
 
@@ -29,10 +29,29 @@ class StepRecord(BaseModel):
     triples: list[Triple] = []
     triple_count: int = 0
     support_count: int = 0
+    # For a tool computing over values (judge, count, argmax...: tools.COMPUTING), what each argument was
+    # given, as text (at most `limit` items each): what the support check re-runs the computation on.
+    arguments: dict[str, list[str]] = {}
+
+
+def argument_texts(argument: object, limit: int) -> list[str]:
+    """An argument as the items it holds, as text; a verdict of None holds none."""
+    if isinstance(argument, Boolean) and argument.value is None:
+        return []
+    texts = argument.texts() if isinstance(argument, (Entities, Relations, Number, Boolean)) else [str(argument)]
+    return texts[:limit]
 
 
 def step_record(
-    index: int, variable: str, call: str, tool: str, value: Value, inputs: list[Value], sample: int, limit: int
+    index: int,
+    variable: str,
+    call: str,
+    tool: str,
+    value: Value,
+    inputs: list[Value],
+    sample: int,
+    limit: int,
+    arguments: dict[str, object] | None = None,
 ) -> StepRecord:
     support = value.triples()
     known = {triple_key(triple) for triple in merge_triples(*(value.triples() for value in inputs))}
@@ -49,4 +68,5 @@ def step_record(
         triples=new[:limit],
         triple_count=len(new),
         support_count=len(support),
+        arguments={name: argument_texts(argument, limit) for name, argument in (arguments or {}).items()},
     )

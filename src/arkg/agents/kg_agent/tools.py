@@ -13,7 +13,9 @@ fall back to string matching without it; their descriptions say which (`semantic
 
 from __future__ import annotations
 
-from arkg.graph.literals import COMPARISONS, compare, order_keys, same
+from collections.abc import Sequence
+
+from arkg.graph.literals import COMPARISONS, Scalar, compare, order_keys, same
 from arkg.agents.kg_agent.context import ToolContext
 from arkg.agents.kg_agent.ranking import closest_name, rank_by_spelling, rank_labels, semantic_method
 from arkg.agents.kg_agent.suggest import (
@@ -43,6 +45,9 @@ from arkg.text import clip, one_line
 
 ORDERINGS = ("argmax", "argmin")
 JUDGEMENTS = COMPARISONS + ("contains", "overlaps")
+# Tools that compute over the values they are given, not only read edges: their step records keep the
+# arguments, so that the computation can be re-run.
+COMPUTING = frozenset({"count", "judge", "get_entity_by_constraint"})
 _SHOWN = 10  # relations or entities listed in an error message
 
 
@@ -199,17 +204,21 @@ def _items(value: Value | str | int | float) -> list[str | int | float | bool]:
 
 def judge(context: ToolContext, a: Value, op: str, b: Value | str | int | float) -> Boolean:
     support = merge_triples(a.triples(), b.triples() if isinstance(b, (Entities, Number, Boolean)) else ())
+    return Boolean(judgement(_items(a), op, _items(b)), support)
+
+
+def judgement(held: Sequence[Scalar], op: str, wanted: Sequence[Scalar]) -> bool | None:
+    """The verdict of judge over the items of its two operands: a comparison needs one item on each side
+    (None otherwise); `contains` every wanted item among those held, `overlaps` any."""
     if op in COMPARISONS:
-        left = single_value(a)
-        right = single_value(b) if isinstance(b, (Entities, Number, Boolean)) else b
-        verdict = None if left is None or right is None else compare(left, op, right)
-        return Boolean(verdict, support)
-    held, wanted = _items(a), _items(b)
+        if len(held) != 1 or len(wanted) != 1:
+            return None
+        return compare(held[0], op, wanted[0])
     if not held or not wanted:
-        return Boolean(None, support)
+        return None
     if op == "contains":
-        return Boolean(all(any(same(x, y) for x in held) for y in wanted), support)
-    return Boolean(any(same(x, y) for x in held for y in wanted), support)
+        return all(any(same(x, y) for x in held) for y in wanted)
+    return any(same(x, y) for x in held for y in wanted)
 
 
 def end(context: ToolContext, v: Value) -> Value:

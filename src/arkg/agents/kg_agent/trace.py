@@ -13,13 +13,17 @@ from pydantic import Field, computed_field
 
 from arkg.agents.kg_agent.record import StepRecord
 from arkg.agents.kg_agent.settings import KgAgentSettings
+from arkg.agents.kg_agent.tools import ORDERINGS, judgement
 from arkg.agents.kg_agent.values import ValueKind
 from arkg.agents.run import BUDGET_SPENT, StopReason as BaseStopReason
 from arkg.agents.strategy import Answer
+from arkg.agents.support import Computation
 from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace
 from arkg.graph.model import Triple
 
 PURPOSE = "line"  # the ModelCall purpose of every planner call
+# Judgements of one name holding another: they say something of the KG only where a fact links the two.
+_MEMBERSHIP = ("contains", "overlaps")
 
 
 class StopReason(BaseStopReason):
@@ -87,9 +91,47 @@ class KgAgentTrace(Trace[KgAgentSettings, KgAgentEvent]):
         return shown
 
     @property
+    def records(self) -> list[StepRecord]:
+        """The step records of the lines that ran, in order."""
+        return [event.record for event in self.events if isinstance(event, LineAttempt) and event.record is not None]
+
+    @property
     def program(self) -> list[str]:
         """The lines that ran, in order (canonical text)."""
-        return [event.record.call for event in self.events if isinstance(event, LineAttempt) and event.record is not None]
+        return [record.call for record in self.records]
+
+    def linked_entities(self) -> list[str]:
+        """The topic entities, then what get_candidate_entity found for names the program wrote."""
+        topic = [name for event in self.events if isinstance(event, TopicEntities) for name in event.entities]
+        found = [name for record in self.records if record.tool == "get_candidate_entity" for name in record.sample]
+        return list(dict.fromkeys([*topic, *found]))
+
+    def computations(self) -> list[Computation]:
+        """The program's counts, judgements and argmax / argmin; each judgement re-run on its recorded
+        operands with the executor's own comparison, so a verdict that does not follow from them shows."""
+        found: list[Computation] = []
+        for record in self.records:
+            arguments = record.arguments
+            if not arguments:  # a trace of an older version: the operands were not recorded
+                continue
+            if record.tool == "judge":
+                op, held, wanted = arguments["op"][0], arguments["a"], arguments.get("b", [])
+                output = record.sample[0] if record.sample else ""
+                found.append(
+                    Computation(
+                        operation=f"judge {op}",
+                        inputs=[*held, *wanted],
+                        output=output,
+                        agrees=str(judgement(held, op, wanted)) == output,
+                        membership=op in _MEMBERSHIP,
+                    )
+                )
+            elif record.tool == "count":
+                found.append(Computation(operation="count", inputs=arguments["entities"], output=record.sample[0]))
+            elif record.tool == "get_entity_by_constraint" and arguments["op"][0] in ORDERINGS:
+                op = arguments["op"][0]
+                found += [Computation(operation=op, inputs=arguments["entities"], output=name) for name in record.sample]
+        return found
 
     @computed_field
     @property

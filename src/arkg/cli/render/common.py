@@ -11,12 +11,11 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from arkg.agents.strategy import Answer, Result, strategy_info
-from arkg.agents.view import Block, View, count
-from arkg.text import one_line
+from arkg.agents.strategy import Result, strategy_info
+from arkg.agents.view import Block, View, answer_block
 
 # The neutral styles of a view, as the terminal shows them.
-_RICH_STYLES = {"good": "green", "bad": "red", "warn": "yellow"}
+_RICH_STYLES = {"good": "green", "bad": "red", "warn": "yellow", "answer": "bold cyan"}
 GENERIC = View()
 
 
@@ -31,13 +30,14 @@ def describe(event: Any, view: View = GENERIC) -> RenderableType:
 
 
 def footer(result: Result) -> RenderableType:
-    """The answer and its basis, then the strategy's own lines and what the run cost and why it stopped.
+    """The answer, its basis and why its facts do not support it (if they do not), then the strategy's own
+    lines and what the run cost and why it stopped.
 
     The answer is shown here and by no event: the result's answer is the one that counts (an abstention
     policy may overrule what the strategy's last event said), and so every strategy shows it exactly once.
     """
     usage = result.usage
-    lines: list[RenderableType] = [answer_line(result.answer, result.claim) + basis_text(result)]
+    lines: list[RenderableType] = [to_rich(answer_block(result))]
     extra = strategy_info(result.strategy).view.footer_block(result.trace)
     if extra is not None:
         lines.append(to_rich(extra))
@@ -51,21 +51,3 @@ def footer(result: Result) -> RenderableType:
     )
     return Group(*lines)
 
-
-def answer_line(answer: Answer, claim: bool = False) -> Text:
-    if answer is None:
-        shown = "None (not settled by the knowledge graph)"
-    elif isinstance(answer, bool) and claim:
-        shown = "True (the claim holds)" if answer else "False (the claim does not hold)"
-    else:
-        shown = one_line(str(answer))
-    return Text.assemble(("answer: ", "bold"), (shown, "bold cyan"))
-
-
-def basis_text(result: Result) -> Text:
-    """What the answer rests on, as `--json` names it, with how many facts and rules that is."""
-    text = Text.assemble(("  basis: ", "dim"), (result.basis, "bold"))
-    if result.answer is not None:
-        facts = count(len(result.cited_triples), "cited fact", "cited facts")
-        text.append(f" ({facts}, {count(len(result.commonsense), 'rule', 'rules')})", "dim")
-    return text
