@@ -13,6 +13,7 @@ from arkg.errors import EntityNotFound, LoadError
 from arkg.graph import KGStats, SQLiteGraph, Triple
 from arkg.graph.matching import fold
 from arkg.graph.model import EntityCount, GraphInventory, RelationCount
+from arkg.graph import sqlite_store
 from arkg.graph.sqlite_store import MergeReport
 
 JSONL = (
@@ -75,6 +76,38 @@ def test_a_file_that_repeats_an_edge_stores_it_once(tmp_path: Path) -> None:
         assert (report.read, report.added) == (3, 1)
         assert edges(store) == [Triple("a", "r", "b", {"x": 1, "y": 2})]
         assert store.relation_counts() == [RelationCount("r", 1)]
+
+
+def test_edges_repeated_across_batches_are_stored_once_and_counted_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bulk load into an empty store drops the repeats after the load; a load into a store that holds
+    some of a batch's edges adds and counts only the others."""
+    monkeypatch.setattr(sqlite_store, "BATCH_SIZE", 2)
+    lines = [f'{{"head": "h{i % 3}", "relation": "r{i % 2}", "tail": "t{i % 5}"}}\n' for i in range(60)]
+    with SQLiteGraph(tmp_path / "kg.db") as store:
+        first = store.load(write(tmp_path / "a.jsonl", "".join(lines)))
+        assert (first.read, first.added) == (60, 30)  # i and i + 30 are the same edge
+        more = [f'{{"head": "h{i % 3}", "relation": "r{i % 2}", "tail": "t{i % 7}"}}\n' for i in range(30)]
+        second = store.load(write(tmp_path / "b.jsonl", "".join(more)))
+        stored = [(t.head, t.relation, t.tail) for t in edges(store)]
+        expected = {(f"h{i % 3}", f"r{i % 2}", f"t{i % 5}") for i in range(30)} | {
+            (f"h{i % 3}", f"r{i % 2}", f"t{i % 7}") for i in range(30)
+        }
+        assert len(stored) == len(expected) == first.added + second.added and set(stored) == expected
+        fresh = store._conn.execute("SELECT r.name, count(*) FROM edges e JOIN relations r ON r.id = e.rel GROUP BY r.name")
+        assert {r.name: r.edges for r in store.relation_counts()} == dict(fresh.fetchall())
+
+
+def test_names_with_any_character_are_stored_as_written(tmp_path: Path) -> None:
+    """Names are inserted a batch at a time through JSON, except in a batch with U+0000, which SQLite's
+    JSON functions would cut short."""
+    names = ["nul\x00inside", "quote\" and \\ back", "line\nbreak", "é😀", "zero\u200bwidth"]
+    with SQLiteGraph(tmp_path / "kg.db") as store:
+        store.add_triples(Triple(name, "r", "plain") for name in names)
+        store.add_triples([Triple("plain", "r", "quote\" and \\ back"), Triple("also plain", "r", "é😀")])
+        assert [t.head for t in edges(store)] == [*names, "plain", "also plain"]
+        assert all(store.has_entity(name) for name in names) and store.stats().entities == len(names) + 2
 
 
 def test_the_edge_key_is_in_the_schema_so_any_writer_is_refused_a_copy(tmp_path: Path) -> None:

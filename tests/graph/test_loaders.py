@@ -233,6 +233,25 @@ def test_bad_jsonl_names_the_line(tmp_path: Path, line: str, reason: str) -> Non
 
 
 @pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        ('{"head": " ", "relation": "r", "tail": "b"}', "head is empty"),
+        ('{"head": "a", "relation": "r", "tail": "b", "props": {"x": 1}, "props": {"x": 2}}', "duplicate key 'props'"),
+        ('{"head": "a", "relation": "r", "tail": "\\ud800"}', "half of a UTF-16 surrogate pair"),
+    ],
+)
+def test_a_bad_line_deep_in_a_large_jsonl_file_is_named(tmp_path: Path, line: str, reason: str) -> None:
+    """Thousands of good lines are read a batch at a time; the batch with the bad line is read again line
+    by line, so the error names that line, blank lines counted."""
+    good = [json.dumps({"head": f"h{i}", "relation": "r", "tail": f"t{i}"}) for i in range(2_400)]
+    lines = [*good[:1_000], "", *good[1_000:2_300], line, *good[2_300:]]
+    path = write(tmp_path, "big.jsonl", "\n".join(lines) + "\n")
+    error = load_error(path)
+    assert (error.where, reason in error.reason) == ("line 2302", True)
+    assert len(list(read_triples(write(tmp_path, "good.jsonl", "\n".join([*lines[:2301], *lines[2302:]]))))) == 2_400
+
+
+@pytest.mark.parametrize(
     ("content", "where", "reason"),
     [
         ("head,rel,tail\na,r,b\n", "line 1", "missing: relation"),

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from importlib.metadata import version
 from typing import Annotated
 
-import click
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
 
 from arkg.cli.errors import EXIT_INTERRUPTED, show_error
+from arkg.cli.on_demand import commands_on_demand
 from arkg.text import clip, one_line
 
 # EX_SOFTWARE (sysexits.h): an internal error, as opposed to a mistake in the input.
@@ -22,8 +20,7 @@ EXIT_INTERNAL_ERROR = 70
 DEBUG_VARIABLE = "ARKG_DEBUG"
 
 # Each command, in the order `arkg --help` lists them, and the module under arkg.cli whose register()
-# adds it. A module is imported when one of its commands runs: `arkg kg load` then skips importing
-# the agents, the server and the trainer (over a second). `arkg --help` imports them all.
+# adds it, imported when the command runs: `arkg kg load` skips the agents, the server and the trainer.
 _COMMAND_MODULES = {
     "ask": "ask",
     "eval": "evaluate",
@@ -37,25 +34,9 @@ _COMMAND_MODULES = {
     "geo": "geo",
 }
 
-
-class _CommandsOnDemand(TyperGroup):
-    """The top-level command group, which imports a command's module when the command is looked up."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(_COMMAND_MODULES)
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        if cmd_name not in self.commands and cmd_name in _COMMAND_MODULES:
-            module = importlib.import_module(f"arkg.cli.{_COMMAND_MODULES[cmd_name]}")
-            registered = typer.Typer()
-            module.register(registered)
-            self.commands.update(typer.main.get_group(registered).commands)
-        return super().get_command(ctx, cmd_name)
-
-
 app = typer.Typer(
     name="arkg",
-    cls=_CommandsOnDemand,
+    cls=commands_on_demand(_COMMAND_MODULES),
     help="Answer questions over a knowledge graph with an LLM agent whose factual steps cite KG triples.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,

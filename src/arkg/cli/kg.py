@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
+from arkg.cli.on_demand import commands_on_demand
 from arkg.errors import ArkgError, EntityNotFound
 from arkg.graph import Direction, KnowledgeGraph, SQLiteGraph, Triple, open_graph
 from arkg.graph.model import GraphInventory
@@ -31,7 +32,10 @@ from arkg.graph.open import SAMPLE
 from arkg.paths import check_not_special
 from arkg.text import one_line
 
-app = typer.Typer(help="Load and inspect knowledge graphs.", no_args_is_help=True)
+# `fetch` lives in its own module, imported when it runs: it needs the SPARQL backend and the agents' options.
+app = typer.Typer(
+    cls=commands_on_demand({"fetch": "kg_fetch"}), help="Load and inspect knowledge graphs.", no_args_is_help=True
+)
 
 StoreOption = Annotated[
     str | None,
@@ -397,12 +401,6 @@ def _edges(graph: KnowledgeGraph, entity: str, direction: Direction) -> list[Tri
 
 def _props_text(triple: Triple) -> Text:
     return Text("\n".join(f"{one_line(key)}: {one_line(str(value))}" for key, value in triple.props.items()))
-
-
-# `fetch` lives in its own module because it needs the SPARQL backend.
-from arkg.cli import kg_fetch  # noqa: E402
-
-kg_fetch.register(app)
 
 
 def register(app_: typer.Typer) -> None:

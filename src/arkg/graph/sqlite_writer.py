@@ -57,7 +57,8 @@ class EdgeWriter:
         if added == len(edges):
             self._added.update(map(_RELATION, edges))
         elif added:  # the store held some of them: count the rows this batch added (new ids are above the newest)
-            self._added.update(dict(self._conn.execute("SELECT rel, count(*) FROM edges WHERE id > ? GROUP BY rel", (self._newest,))))
+            rows = self._conn.execute("SELECT rel, count(*) FROM edges WHERE id > ? GROUP BY rel", (self._newest,))
+            self._added.update(dict(rows))
         self._newest += added
 
     def _note_maybe_repeats(self, edges: list[tuple[int, int, int, str]], seen: set[int]) -> None:
@@ -67,9 +68,9 @@ class EdgeWriter:
         if len(fresh) == len(hashes) and seen.isdisjoint(fresh):
             seen |= fresh
             return
-        for offset, value in enumerate(hashes, self._newest + 1):
+        for edge_id, value in enumerate(hashes, self._newest + 1):
             if value in seen:
-                self._maybe_repeats.append(offset)
+                self._maybe_repeats.append(edge_id)
             seen.add(value)
 
     def drop_repeats(self) -> None:
@@ -133,11 +134,24 @@ class Interner:
     def intern(self, names: Iterable[str]) -> None:
         """Give every name an id: the one it had, else a new one (its row inserted)."""
         new, trimmed, unknown = self._learn(names)
-        first = self._next_id
-        self._next_id += len(unknown)
-        self.ids.update(zip(unknown, range(first, self._next_id)))
-        self._conn.executemany(f"INSERT INTO {self._table}(id, name) VALUES (?, ?)", zip(range(first, self._next_id), unknown))
+        if unknown:
+            first = self._next_id
+            self._next_id += len(unknown)
+            self.ids.update(zip(unknown, range(first, self._next_id)))
+            self._insert(first, unknown)
         self._alias(new, trimmed)
+
+    def _insert(self, first: int, names: list[str]) -> None:
+        """Insert the names with ids from `first` on.
+
+        One statement over a JSON array inserts twice as fast as a statement per name, but SQLite's
+        JSON functions end a string at U+0000: a batch with one takes the slow way.
+        """
+        listed = json.dumps(names, ensure_ascii=False)
+        if "\\u0000" in listed:
+            self._conn.executemany(f"INSERT INTO {self._table}(id, name) VALUES (?, ?)", enumerate(names, first))
+        else:
+            self._conn.execute(f"INSERT INTO {self._table}(id, name) SELECT ? + key, value FROM json_each(?)", (first, listed))
 
     def look_up(self, names: Iterable[str]) -> None:
         """Learn the ids of the names that the store holds; the others stay without."""
@@ -150,7 +164,8 @@ class Interner:
         ids = self.ids
         new = [name for name in dict.fromkeys(names) if name not in ids]
         trimmed = list(map(str.strip, new))
-        unknown = [name for name in dict.fromkeys(trimmed) if name not in ids]
+        # Usually no name needs trimming, and the new names are the unknown ones.
+        unknown = new if trimmed == new else [name for name in dict.fromkeys(trimmed) if name not in ids]
         if self._look_up_existing and unknown:
             ids.update(self._stored_ids(unknown))
             unknown = [name for name in unknown if name not in ids]
