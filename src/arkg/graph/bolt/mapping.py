@@ -157,8 +157,9 @@ def attributes(props: dict[str, Any], name_key: str | None) -> list[tuple[str, s
 
 
 def edge_props(props: dict[str, Any], relation_key: str | None) -> dict[str, PropValue]:
-    """A relationship's properties as triple props (the relation property itself excluded)."""
-    return {key: as_prop(value) for key, value in props.items() if key != relation_key and value is not None}
+    """A relationship's properties as triple props (the relation property itself excluded), in key order
+    as every arkg store gives them (servers return properties in an order of their own)."""
+    return {key: as_prop(props[key]) for key in sorted(props) if key != relation_key and props[key] is not None}
 
 
 def as_text(value: Any) -> str:
