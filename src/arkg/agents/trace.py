@@ -10,7 +10,7 @@ Events that asked the model carry a ModelCall; events that showed facts carry Tr
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 from pydantic import BaseModel, SerializeAsAny, computed_field
 
@@ -83,6 +83,13 @@ class Trace(BaseModel, Generic[SettingsT, EventT]):
     events: list[SerializeAsAny[EventT]] = []
     cited_triples: list[TripleRecord] = []
     stop_reason: str = ""
+
+    @classmethod
+    def begin(cls, strategy: str, query: Any, model: str, settings: Any, **fields: Any) -> Self:
+        """The empty trace of a run of `strategy` on `query` (an arkg.agents.strategy.Query)."""
+        return cls(
+            strategy=strategy, question=query.text, yes_no=query.yes_no, claim=query.is_claim, model=model, settings=settings, **fields
+        )
 
     @property
     def calls(self) -> list[ModelCall]:

@@ -121,14 +121,7 @@ class _Run(StrategyRun[ArkTrace]):
     """One question: the message context, the step in progress, and the trace."""
 
     def __init__(self, agent: ArkAgent, query: Query, kit: RunKit) -> None:
-        trace = ArkTrace(
-            strategy=NAME,
-            question=query.text,
-            yes_no=query.yes_no,
-            claim=query.is_claim,
-            model=agent.model.name,
-            settings=agent.settings,
-        )
+        trace = ArkTrace.begin(NAME, query, agent.model.name, agent.settings)
         super().__init__(query, kit, trace)
         self.kg = agent.kg
         self.settings = agent.settings

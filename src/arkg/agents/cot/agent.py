@@ -95,15 +95,7 @@ class _Run(StrategyRun[CotTrace]):
             Message(role="system", content=prompt.render(examples=examples, instruction=instruction)),
             Message(role="user", content=prompt.part(query.noun, question=query.text)),
         ]
-        trace = CotTrace(
-            strategy=strategy.name,
-            question=query.text,
-            yes_no=query.yes_no,
-            claim=query.is_claim,
-            model=strategy.model.name,
-            settings=strategy.settings,
-            messages=messages,
-        )
+        trace = CotTrace.begin(strategy.name, query, strategy.model.name, strategy.settings, messages=messages)
         super().__init__(query, kit, trace)
 
     def execute(self) -> Result:

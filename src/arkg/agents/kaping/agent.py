@@ -114,14 +114,7 @@ class Kaping(Agent):
 
 class _Run(StrategyRun[KapingTrace]):
     def __init__(self, strategy: Kaping, query: Query, kit: RunKit) -> None:
-        trace = KapingTrace(
-            strategy=NAME,
-            question=query.text,
-            yes_no=query.yes_no,
-            claim=query.is_claim,
-            model=strategy.model.name,
-            settings=strategy.settings,
-        )
+        trace = KapingTrace.begin(NAME, query, strategy.model.name, strategy.settings)
         super().__init__(query, kit, trace)
         self.kg = strategy.kg
         self.settings = strategy.settings

@@ -62,14 +62,7 @@ class _Run(StrategyRun[KgAgentTrace]):
     threads), and the trace."""
 
     def __init__(self, agent: KgAgent, query: Query, kit: RunKit) -> None:
-        trace = KgAgentTrace(
-            strategy=NAME,
-            question=query.text,
-            yes_no=query.yes_no,
-            claim=query.is_claim,
-            model=agent.model.name,
-            settings=agent.settings,
-        )
+        trace = KgAgentTrace.begin(NAME, query, agent.model.name, agent.settings)
         super().__init__(query, kit, trace)
         self.kg = agent.kg
         self.settings = agent.settings

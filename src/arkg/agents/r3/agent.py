@@ -129,7 +129,7 @@ class _Run(StrategyRun[R3Trace]):
     """One query: anchors, the sub-graph, the branches, and the trace."""
 
     def __init__(self, strategy: R3, query: Query, kit: RunKit) -> None:
-        trace = R3Trace(strategy=NAME, question=query.text, claim=query.is_claim, model=strategy.model.name, settings=strategy.settings)
+        trace = R3Trace.begin(NAME, query, strategy.model.name, strategy.settings)
         super().__init__(query, kit, trace)
         self.kg = strategy.kg
         self.settings = strategy.settings
