@@ -23,6 +23,8 @@ from pathlib import Path
 
 from kg_ops import SyntheticGraph
 
+from arkg.graph import SQLiteGraph
+
 ARKG = [sys.executable, "-m", "arkg", "kg"]
 CACHE = Path(tempfile.gettempdir()) / "arkg-bench-kg-inspect"
 
@@ -40,6 +42,9 @@ def store(n: int, seed: int) -> Path:
         subprocess.run([*ARKG, "load", str(source), "--db", str(partial)], check=True, capture_output=True)
         partial.rename(db)
         source.unlink()
+    with SQLiteGraph(db, create=False) as opened:  # a store of an older arkg is upgraded here, not timed below
+        if opened.upgraded is not None:
+            print(f"upgraded {db} to this arkg's store format")
     return db
 
 

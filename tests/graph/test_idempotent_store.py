@@ -315,7 +315,25 @@ def test_a_version_1_store_is_upgraded_when_opened_for_writing(tmp_path: Path) -
         assert [m.name for m in store.search_entities("unix", 1)] == ["Unix"]
     with SQLiteGraph(db, create=False) as again:
         assert again.upgraded is None
-        assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == 2
+        assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == sqlite_store.SCHEMA_VERSION
+
+
+def test_a_version_2_store_gets_its_entity_counts_when_opened_for_writing(tmp_path: Path) -> None:
+    db = tmp_path / "kg.db"
+    with SQLiteGraph(db) as store:
+        store.load(write(tmp_path / "kg.jsonl", JSONL))
+    with sqlite3.connect(db) as connection:  # as arkg's version 2 left it: no entity counts
+        connection.executescript(
+            "DROP INDEX entities_edges; ALTER TABLE entities DROP COLUMN outgoing; ALTER TABLE entities DROP COLUMN incoming;"
+            " PRAGMA user_version = 2;"
+        )
+    expected = [EntityCount("Bell Labs", 0, 2), EntityCount("Ken Thompson", 2, 0), EntityCount("Dennis Ritchie", 1, 0), EntityCount("Unix", 0, 1)]
+    with SQLiteGraph(db, create=False, read_only=True) as old:
+        assert old.entity_counts() == expected  # counted from the edges
+    with SQLiteGraph(db, create=False) as store:
+        assert store.upgraded is not None and store.upgraded.repeated_edges == 0
+        assert store.entity_counts() == expected
+        assert store.upgraded.duplicate_names.count == 0
 
 
 def test_a_store_of_a_newer_arkg_is_refused_with_the_reason(tmp_path: Path) -> None:
@@ -339,3 +357,34 @@ def test_counts_stay_right_through_loads_removals_and_merges(tmp_path: Path) -> 
         ).fetchall()
         assert {r.name: r.edges for r in store.relation_counts()} == dict(fresh)
         assert store.relation_counts() == [RelationCount("employer", 3)]
+        assert_entity_counts_fresh(store)
+
+
+def assert_entity_counts_fresh(store: SQLiteGraph) -> None:
+    """The maintained entity counts equal a count of the edges, for every entity."""
+    fresh = {
+        name: (outgoing, incoming)
+        for name, outgoing, incoming in store._conn.execute(
+            "SELECT name, (SELECT count(*) FROM edges WHERE head = e.id), (SELECT count(*) FROM edges WHERE tail = e.id)"
+            " FROM entities e"
+        )
+    }
+    assert {e.name: (e.outgoing, e.incoming) for e in store.entity_counts()} == fresh
+    assert all(sum(counts) > 0 for counts in fresh.values())  # no entity is left without edges
+
+
+def test_entity_counts_stay_right_through_every_kind_of_write(tmp_path: Path) -> None:
+    with SQLiteGraph(tmp_path / "kg.db") as store:
+        store.load(write(tmp_path / "a.jsonl", JSONL + JSONL.splitlines(keepends=True)[1]))  # a repeated edge
+        assert_entity_counts_fresh(store)
+        store.load(write(tmp_path / "b.csv", CSV + "Ken Thompson,created,Plan 9,,\nPlan 9,successor of,Unix,,\n"))
+        assert_entity_counts_fresh(store)
+        store.add_triples([Triple("Unix", "runs on", "Unix"), Triple("bell labs", "part of", "AT&T")])
+        assert_entity_counts_fresh(store)
+        store.merge("Bell Labs", "bell labs")
+        assert_entity_counts_fresh(store)
+        store.remove(write(tmp_path / "gone.jsonl", JSONL.splitlines(keepends=True)[2]))
+        assert_entity_counts_fresh(store)
+        assert store.entity_counts(limit=2) == [EntityCount("Bell Labs", 1, 3), EntityCount("Unix", 1, 2)]
+        store.load(tmp_path / "b.csv", replace=True)
+        assert_entity_counts_fresh(store)

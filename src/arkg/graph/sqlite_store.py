@@ -3,7 +3,10 @@
 Schema: entity and relation names are interned to integer ids, so an edge is four integers and an
 optional JSON object of props.
 
-    entities(id, name)            unique index on name; names are stored trimmed of surrounding white space
+    entities(id, name, outgoing, incoming)
+                                  unique index on name; names are stored trimmed of surrounding white space;
+                                  outgoing / incoming count the entity's edges (kept up to date by every write,
+                                  indexed by their sum, so the best connected entities are listed without a scan)
     relations(id, name, edges)    unique name; `edges` counts the relation's edges (kept up to date by every write)
     edges(id, head, rel, tail, props)
         edges_key(head, rel, tail, props), unique: an edge is stored once. props is canonical JSON (sorted
@@ -16,7 +19,8 @@ optional JSON object of props.
     sources                       the files loaded, by content digest (lets a repeated load be skipped)
     meta                          bookkeeping (how far entity_search is built)
 
-Version 1 stores (no edge key, props unsorted) are upgraded when opened for writing (see _upgrade_from_v1).
+Stores of older versions are upgraded when opened for writing (see _upgrade): version 1 had no edge
+key and unsorted props, version 2 no entity edge counts.
 
 Writers take SQLite's write lock for a whole transaction (BEGIN IMMEDIATE); a second writer, e.g.
 another `arkg kg load` into the same file, waits for it (LOCK_TIMEOUT at most), so that two loads of
@@ -48,20 +52,27 @@ from arkg.graph.model import Direction, EntityCount, KGStats, Match, PropValue, 
 from arkg.graph.sqlite_writer import EdgeKeys, EdgeWriter, encode_props, gc_paused
 
 APPLICATION_ID = 0x61726B67  # "arkg": marks a SQLite file as an arkg store
-SCHEMA_VERSION = 2
-_READABLE_VERSIONS = (1, 2)  # a version 1 store is read as it is, and upgraded when opened for writing
+SCHEMA_VERSION = 3
+_READABLE_VERSIONS = (1, 2, 3)  # an older store is read as it is, and upgraded when opened for writing
 BATCH_SIZE = 20_000
 # How long a writer waits for another connection's write transaction. A load of 10M triples holds
 # the lock for about two minutes; a wait of a few seconds would fail loads that only had to queue.
 LOCK_TIMEOUT = 600.0
 _READ_BUSY_MS = 5_000  # a reader waits this long for a commit in progress (Python's default)
-_POLL_BUSY_MS = 200  # a writer's wait for the lock, cut into steps so Ctrl-C and the timeout get through
+_POLL_BUSY_MS = 200
+# Helper threads SQLite may sort with when it builds an index (a bulk load builds four).
+_SORT_THREADS = min(os.cpu_count() or 1, 4)  # a writer's wait for the lock, cut into steps so Ctrl-C and the timeout get through
 
 _ENTITY_FOLDED_TABLE = (
     "CREATE TABLE entity_folded (folded TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (folded, id)) WITHOUT ROWID"
 )
 _TABLES = f"""
-CREATE TABLE entities (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE entities (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    outgoing INTEGER NOT NULL DEFAULT 0,
+    incoming INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE relations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, edges INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE edges (
     id INTEGER PRIMARY KEY,
@@ -90,6 +101,7 @@ _LOOKUP_INDEXES = {
     "entities_name": "CREATE UNIQUE INDEX entities_name ON entities(name)",
     "edges_key": "CREATE UNIQUE INDEX edges_key ON edges(head, rel, tail, props)",
     "edges_in": "CREATE INDEX edges_in ON edges(tail, rel)",
+    "entities_edges": "CREATE INDEX entities_edges ON entities(outgoing + incoming)",
 }
 
 _ENTITY_ID = "(SELECT id FROM entities WHERE name = :entity)"
@@ -136,25 +148,29 @@ _RANKED_SEARCH_SQL = (
     " (SELECT rowid FROM entity_search WHERE entity_search MATCH ? ORDER BY rank LIMIT ?)"
 )
 
-# Edge counts of every entity: each GROUP BY reads one index in order (edges_key by head, edges_in by tail).
-_ENTITY_COUNTS_SQL = """
-SELECT e.name, d.outgoing, d.incoming FROM (
-    SELECT id, sum(outgoing) AS outgoing, sum(incoming) AS incoming FROM (
-        SELECT head AS id, count(*) AS outgoing, 0 AS incoming FROM edges GROUP BY head
-        UNION ALL
-        SELECT tail, 0, count(*) FROM edges GROUP BY tail
-    ) GROUP BY id
-) AS d JOIN entities e ON e.id = d.id
-ORDER BY d.outgoing + d.incoming DESC, e.name LIMIT ?"""
-# Edge counts of some entities: two index ranges each.
-_COUNTED_ENTITIES_SQL = """
+# Entities by edge count, most first, from the maintained counts (the entities_edges index gives the order).
+_ENTITY_COUNTS_SQL = "SELECT name, outgoing, incoming FROM entities WHERE {where} ORDER BY outgoing + incoming DESC, name LIMIT :limit"
+# The same in a store older than version 3 opened read-only, which keeps no counts: two index ranges an entity.
+_ENTITY_COUNTS_V2_SQL = """
 SELECT name, outgoing, incoming FROM (
-    SELECT e.name, (SELECT count(*) FROM edges WHERE head = e.id) AS outgoing,
-        (SELECT count(*) FROM edges WHERE tail = e.id) AS incoming
-    FROM entities e WHERE {where}
+    SELECT name, (SELECT count(*) FROM edges WHERE head = entities.id) AS outgoing,
+        (SELECT count(*) FROM edges WHERE tail = entities.id) AS incoming
+    FROM entities WHERE {where}
 ) ORDER BY outgoing + incoming DESC, name LIMIT :limit"""
+# Counts the edges of some entities again (two index ranges each).
+_RECOUNT_SQL = (
+    "UPDATE entities SET outgoing = (SELECT count(*) FROM edges WHERE head = entities.id),"
+    " incoming = (SELECT count(*) FROM edges WHERE tail = entities.id) WHERE id IN ({ids})"
+)
+# Counts every entity's edges, whose counts are 0: each GROUP BY reads one index in order.
+_COUNT_ALL_SQL = (
+    "UPDATE entities SET outgoing = counted.n FROM (SELECT head, count(*) AS n FROM edges GROUP BY head) AS counted"
+    " WHERE entities.id = counted.head",
+    "UPDATE entities SET incoming = counted.n FROM (SELECT tail, count(*) AS n FROM edges GROUP BY tail) AS counted"
+    " WHERE entities.id = counted.tail",
+)
 _RELATION_COUNTS_SQL = "SELECT name, edges FROM relations ORDER BY edges DESC, name"
-_RELATION_COUNTS_V1_SQL = (  # a version 1 store opened read-only keeps no counts
+_RELATION_COUNTS_V1_SQL = (  # a version 1 store opened read-only keeps no relation counts
     "SELECT r.name, count(*) AS edges FROM edges e JOIN relations r ON r.id = e.rel GROUP BY r.id ORDER BY edges DESC, r.name"
 )
 # fold(name) in SQL: SQLite's lower() for names of printable ASCII without runs of spaces (most of
@@ -224,7 +240,7 @@ class SQLiteGraph:
 
     def _prepare(self) -> None:
         application_id = self._check_schema()
-        self._conn.executescript("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
+        self._conn.executescript(f"PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA threads = {_SORT_THREADS};")
         self._conn.create_function("arkg_fold", 1, fold, deterministic=True)
         if application_id != APPLICATION_ID:
             with self._write_transaction():
@@ -238,7 +254,7 @@ class SQLiteGraph:
         elif self._version() < SCHEMA_VERSION and not self.read_only:
             with self._write_transaction():
                 if self._version() < SCHEMA_VERSION:  # again under the lock: another process may have upgraded it
-                    self.upgraded = _upgrade_from_v1(self._conn)
+                    self.upgraded = _upgrade(self._conn, self._version())
                     self.upgraded.duplicate_names = self._index_new_names()
 
     def _version(self) -> int:
@@ -398,6 +414,7 @@ class SQLiteGraph:
             # collided is re-pointed at its tail first. What still touches `gone` then is a duplicate.
             for column in ("head", "tail", "head"):
                 self._conn.execute(f"UPDATE OR IGNORE edges SET {column} = :keep WHERE {column} = :gone", ids)
+            self._conn.execute(_RECOUNT_SQL.format(ids=":keep, :gone"), ids)
             self._conn.execute(
                 "CREATE TEMP TABLE gone AS SELECT id, head, rel, tail FROM edges WHERE head = :gone OR tail = :gone", ids
             )
@@ -434,6 +451,7 @@ class SQLiteGraph:
     def _bulk_insert(self, records: Iterable[Record], progress: Callable[[int], None] | None) -> int:
         """Insert inside the caller's transaction, keeping relation counts; returns the number of records."""
         bulk = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM entities)")
+        newest = self._newest_edge()
         if bulk:
             for index in _LOOKUP_INDEXES:
                 self._conn.execute(f"DROP INDEX {index}")
@@ -446,11 +464,17 @@ class SQLiteGraph:
                 count += len(batch)
                 if progress is not None:
                     progress(count)
-        if bulk:  # the edge key last: edges that the file repeated are dropped first, found through edges_in
+        if bulk:  # the edge key after the repeats are dropped (found through edges_in), the counts' index last
             for index in ("entities_name", "edges_in"):
                 self._conn.execute(_LOOKUP_INDEXES[index])
             writer.drop_repeats()
             self._conn.execute(_LOOKUP_INDEXES["edges_key"])
+            for statement in _COUNT_ALL_SQL:
+                self._conn.execute(statement)
+            self._conn.execute(_LOOKUP_INDEXES["entities_edges"])
+        else:
+            ends = "SELECT head FROM edges WHERE id > :newest UNION SELECT tail FROM edges WHERE id > :newest"
+            self._conn.execute(_RECOUNT_SQL.format(ids=ends), {"newest": newest})
         writer.count_relations()
         return count
 
@@ -477,11 +501,9 @@ class SQLiteGraph:
             " (SELECT rel, count(*) AS n FROM temp.gone GROUP BY rel) AS gone WHERE relations.id = gone.rel"
         )
         removed = conn.execute("DELETE FROM edges WHERE id IN (SELECT id FROM temp.gone)").rowcount
-        orphans = conn.execute(
-            "SELECT id, name FROM entities WHERE id IN (SELECT head FROM temp.gone UNION SELECT tail FROM temp.gone)"
-            " AND NOT EXISTS (SELECT 1 FROM edges WHERE head = entities.id)"
-            " AND NOT EXISTS (SELECT 1 FROM edges WHERE tail = entities.id)"
-        ).fetchall()
+        ends = "SELECT head FROM temp.gone UNION SELECT tail FROM temp.gone"
+        conn.execute(_RECOUNT_SQL.format(ids=ends))
+        orphans = conn.execute(f"SELECT id, name FROM entities WHERE id IN ({ends}) AND outgoing + incoming = 0").fetchall()
         self._forget_entities(orphans)
         conn.execute("DELETE FROM relations WHERE edges = 0")
         conn.execute("DROP TABLE temp.gone")
@@ -588,21 +610,21 @@ class SQLiteGraph:
         (ignoring case and accents; a text under 3 characters, which the trigram index cannot look up,
         keeps the names starting with it). A search reads only the matching names' index entries."""
         limit = -1 if limit is None else limit  # SQLite: a negative LIMIT is no limit
-        if search is None:
-            rows = self._conn.execute(_ENTITY_COUNTS_SQL, (limit,))
-        else:
+        where, arguments = "1", dict[str, object]()
+        if search is not None:
             text = _UNSEARCHABLE.sub(" ", search)
             folded = fold(text)
             if not folded:
                 return []
             if len(folded) >= _TRIGRAM:
                 self.build_search_index()
-                where = "e.id IN (SELECT rowid FROM entity_search WHERE entity_search MATCH :query)"
-                arguments: dict[str, object] = {"query": _fts_phrase(folded)}
+                where = "id IN (SELECT rowid FROM entity_search WHERE entity_search MATCH :query)"
+                arguments = {"query": _fts_phrase(folded)}
             else:
                 arguments = {f"name{index}": name for index, name in enumerate(self._exact_or_prefixed(text, prefixes=True))}
-                where = f"e.name IN ({', '.join(':' + key for key in arguments)})" if arguments else "0"
-            rows = self._conn.execute(_COUNTED_ENTITIES_SQL.format(where=where), {**arguments, "limit": limit})
+                where = f"name IN ({', '.join(':' + key for key in arguments)})" if arguments else "0"
+        sql = _ENTITY_COUNTS_SQL if self._version() >= 3 else _ENTITY_COUNTS_V2_SQL
+        rows = self._conn.execute(sql.format(where=where), {**arguments, "limit": limit})
         return [EntityCount(name, outgoing, incoming) for name, outgoing, incoming in rows]
 
     def relation_counts(self) -> list[RelationCount]:
@@ -747,32 +769,40 @@ class MergeReport:
 
 @dataclass
 class Upgrade:
-    """What upgrading a version 1 store did."""
+    """What upgrading a store of an older version did."""
 
     repeated_edges: int  # edges stored more than once, now once
     duplicate_names: NameDuplicates = field(default_factory=lambda: NameDuplicates(0, []))
 
 
-def _upgrade_from_v1(conn: sqlite3.Connection) -> Upgrade:
-    """Give a version 1 store the edge key (inside the caller's transaction).
+def _upgrade(conn: sqlite3.Connection, version: int) -> Upgrade:
+    """Bring a store of an older version to this one (inside the caller's transaction).
 
-    Props are re-encoded canonically, edges stored twice are kept once, relations get their edge
-    counts, and names are folded again (into entity_folded and the search index, by the caller).
-    Names are left as they are, even with surrounding spaces: `arkg kg merge` joins such twins.
+    From version 1: props are re-encoded canonically, edges stored twice are kept once (the edge
+    key), relations get their edge counts, and names are folded again (into entity_folded and the
+    search index, by the caller). Names are left as they are, even with surrounding spaces: `arkg kg
+    merge` joins such twins. From version 2: entities get their edge counts.
     """
-    conn.create_function("arkg_canonical_props", 1, _canonical_props, deterministic=True)
-    conn.execute("UPDATE edges SET props = arkg_canonical_props(props)")
-    repeated = conn.execute(_DELETE_REPEATED_EDGES).rowcount
-    conn.execute("DROP INDEX IF EXISTS edges_out")
-    conn.execute(_LOOKUP_INDEXES["edges_key"])
-    conn.execute("ALTER TABLE relations ADD COLUMN edges INTEGER NOT NULL DEFAULT 0")
-    conn.execute(
-        "UPDATE relations SET edges = counted.n FROM"
-        " (SELECT rel, count(*) AS n FROM edges GROUP BY rel) AS counted WHERE relations.id = counted.rel"
-    )
-    conn.execute(_ENTITY_FOLDED_TABLE)
-    conn.execute("INSERT INTO entity_search(entity_search) VALUES ('delete-all')")
-    conn.execute("DELETE FROM meta WHERE key = 'search_indexed'")
+    repeated = 0
+    if version < 2:
+        conn.create_function("arkg_canonical_props", 1, _canonical_props, deterministic=True)
+        conn.execute("UPDATE edges SET props = arkg_canonical_props(props)")
+        repeated = conn.execute(_DELETE_REPEATED_EDGES).rowcount
+        conn.execute("DROP INDEX IF EXISTS edges_out")
+        conn.execute(_LOOKUP_INDEXES["edges_key"])
+        conn.execute("ALTER TABLE relations ADD COLUMN edges INTEGER NOT NULL DEFAULT 0")
+        conn.execute(
+            "UPDATE relations SET edges = counted.n FROM"
+            " (SELECT rel, count(*) AS n FROM edges GROUP BY rel) AS counted WHERE relations.id = counted.rel"
+        )
+        conn.execute(_ENTITY_FOLDED_TABLE)
+        conn.execute("INSERT INTO entity_search(entity_search) VALUES ('delete-all')")
+        conn.execute("DELETE FROM meta WHERE key = 'search_indexed'")
+    for column in ("outgoing", "incoming"):
+        conn.execute(f"ALTER TABLE entities ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
+    for statement in _COUNT_ALL_SQL:
+        conn.execute(statement)
+    conn.execute(_LOOKUP_INDEXES["entities_edges"])
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     return Upgrade(repeated)
 
