@@ -152,6 +152,14 @@ def test_a_csv_row_of_the_wrong_width_is_a_problem_naming_its_line(tmp_path):
     assert (problem.id, problem.field, problem.reason) == ("3", "row", "3 field(s) where the header names 2")
 
 
+def test_a_malformed_line_of_a_question_file_is_an_error_naming_line_and_column(tmp_path):
+    """Question files and triple files share one strict JSON-line decoder and its wording."""
+    path = write_lines(tmp_path / "mine.jsonl", ['{"question": "Q1?", "answer": true}', '{"question": "Q2?", "answer": tru}'])
+    with pytest.raises(LoadError) as caught:
+        open_dataset(path)
+    assert (caught.value.where, caught.value.reason == "malformed JSON at column 31: Expecting value") == ("line 2", True)
+
+
 def test_a_file_without_any_answer_is_a_batch_of_questions_that_is_not_scored(tmp_path):
     path = write_lines(tmp_path / "batch.csv", ["question,entities", "Who directed Kismet?,Kismet", "Who starred in Kismet?,"])
     dataset = open_dataset(path)

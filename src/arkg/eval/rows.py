@@ -11,13 +11,12 @@ editor or a spreadsheet counts), its position for a JSON list or a parquet file.
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from arkg.errors import LoadError
-from arkg.graph.loaders._common import JSON_FAILURES, STRICT_JSON, json_reason, parse_json, utf8_lines, utf8_text
+from arkg.graph.loaders._common import JSON_FAILURES, STRICT_JSON, parse_json, parse_json_line, utf8_lines, utf8_text
 
 PARQUET_MAGIC = b"PAR1"
 _DELIMITERS = (",", ";", "\t")
@@ -76,25 +75,12 @@ def _decoded(text: str) -> Any:
 
 def _json_lines(path: Path) -> Entries:
     items = [
-        Entry(f"line {number}", number, json_line(text, path, number))
+        Entry(f"line {number}", number, parse_json_line(text, path, number))
         for number, text in utf8_lines(path)
         if text.strip()
     ]
     # One object alone may be a whole document written on one line.
     return _json_document(path) if len(items) == 1 and _holds_one_list(items[0].value) else Entries("JSON lines", items)
-
-
-def json_line(text: str, path: Path, number: int) -> Any:
-    """One line of JSON lines, strictly decoded; a LoadError names the line."""
-    try:
-        return STRICT_JSON.decode(text)
-    except json.JSONDecodeError as error:
-        raise LoadError(path, f"line {number}, column {error.colno}", f"malformed JSON: {error.msg}") from None
-    except JSON_FAILURES as error:
-        reason = json_reason(error)
-        if reason is None:
-            raise
-        raise LoadError(path, f"line {number}", reason) from None
 
 
 def _json_document(path: Path) -> Entries:

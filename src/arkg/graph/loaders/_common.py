@@ -128,6 +128,19 @@ def read_json(path: Path, item: str = "record") -> Any:
     return parse_json(utf8_text(path), path, item)
 
 
+def parse_json_line(text: str, path: Path, number: int) -> Any:
+    """One line of a JSON lines file, strictly decoded; a LoadError names the line."""
+    try:
+        return STRICT_JSON.decode(text)
+    except json.JSONDecodeError as error:
+        raise LoadError(path, f"line {number}", f"malformed JSON at column {error.colno}: {error.msg}") from None
+    except JSON_FAILURES as error:
+        reason = json_reason(error)
+        if reason is None:
+            raise
+        raise LoadError(path, f"line {number}", reason) from None
+
+
 def parse_json(text: str, path: Path, item: str = "record") -> Any:
     """The JSON text of the file `path`, strictly decoded (see read_json)."""
     try:

@@ -40,8 +40,8 @@ from arkg.graph.loaders._common import (
     byte_line_batches,
     decode_line,
     is_props,
-    json_reason,
     name_field,
+    parse_json_line,
     props_field,
     quoted,
 )
@@ -120,15 +120,7 @@ def _decode(line: bytes, path: Path, number: int) -> Any:
     text = decode_line(line, path, number)
     if text.startswith("\ufeff"):
         raise LoadError(path, f"line {number}", "a byte order mark (U+FEFF) starts the line; remove it")
-    try:
-        return STRICT_JSON.decode(text)
-    except json.JSONDecodeError as error:
-        raise LoadError(path, f"line {number}", f"malformed JSON at column {error.colno}: {error.msg}") from None
-    except JSON_FAILURES as error:
-        reason = json_reason(error)
-        if reason is None:
-            raise
-        raise LoadError(path, f"line {number}", reason) from None
+    return parse_json_line(text, path, number)
 
 
 def _checked_record(value: Any, path: Path, where: str) -> Record:
