@@ -17,7 +17,12 @@ class AskReply(BaseModel):
     question: str
     strategy: str
     answer: Answer = Field(description="true / false / null for a yes/no question or a claim (null: not settled); text otherwise.")
-    basis: Basis = Field(description="What the answer rests on: cited KG facts, stated commonsense, both, or neither.")
+    basis: Basis = Field(
+        description=(
+            "What the answer rests on: KG facts that support it (kg), stated commonsense, both (kg+commonsense),"
+            " cited facts that do not lead to it (unsupported), neither, or no answer."
+        )
+    )
     explanation: str
     cited_triples: list[dict[str, Any]] = Field(description="The KG triples the answer cites: head, relation, tail, props.")
     commonsense: list[str] = Field(description="Commonsense rules the answer rests on (empty where none was stated).")
