@@ -27,7 +27,8 @@ from arkg.agents.kg_agent import (
 )
 from arkg.agents.modes import SelectionMode
 from arkg.errors import ArkgError
-from arkg.graph import KnowledgeGraph, Triple
+from arkg.eval.grounding import check_grounding
+from arkg.graph import KnowledgeGraph, SQLiteGraph, Triple
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
 from arkg.llm.scripted import ScriptedModel
 
@@ -117,6 +118,21 @@ def test_a_count_question_answers_the_number_and_cites_what_was_counted(sample_k
     assert result.answer == "2"
     assert result.cited_triples == [PHYSICS.as_dict(), CHEMISTRY.as_dict()]
     assert KgAgentTrace.model_validate(result.trace.model_dump(mode="json")) == result.trace  # exports to JSON and back
+
+
+def test_a_count_over_more_triples_than_a_record_keeps_cites_them_all_as_shown() -> None:
+    """A step record keeps 50 of its triples; the rest are still cited, and still count as shown to the
+    planner (it saw the line that read them), so the grounding check finds nothing to report."""
+    cities = [Triple(f"City {number}", "country", "Land") for number in range(60)]
+    with SQLiteGraph() as kg:
+        kg.add_triples(cities)
+        lines = ['v1 = get_head_entity(["Land"], "country")', "v2 = count(v1)", "v3 = end(v2)"]
+        result = KgAgent(kg, ScriptedModel.from_replies(lines)).ask("How many cities lie in Land?")
+        assert result.answer == "60"
+        first = result.trace.records[0]
+        assert (len(first.triples), first.triple_count) == (50, 60)
+        assert sorted(map(str, (Triple(**item) for item in result.cited_triples))) == sorted(map(str, cities))
+        assert check_grounding(result, kg).violations == []
 
 
 @pytest.mark.parametrize(("city", "verdict"), [("Warsaw", True), ("Paris", False)])

@@ -19,6 +19,7 @@ from arkg.agents.run import BUDGET_SPENT, StopReason as BaseStopReason
 from arkg.agents.strategy import Answer
 from arkg.agents.support import Computation
 from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace
+from arkg.agents.triple_keys import identity
 from arkg.graph.model import Triple
 
 PURPOSE = "line"  # the ModelCall purpose of every planner call
@@ -84,10 +85,20 @@ class KgAgentTrace(Trace[KgAgentSettings, KgAgentEvent]):
         was computed by the executor from every one of them, so every one is evidence the model was given."""
         attempts = [event for event in self.events if isinstance(event, LineAttempt)]
         shown: list[Triple] = []
+        truncated = {True: False, False: False}  # was a truncated record's line shown: seen such a record
         for index, event in enumerate(attempts):
             record = event.record
-            if record is not None and any(record.call in later.call.shown for later in attempts[index + 1 :]):
+            if record is None:
+                continue
+            listed = any(record.call in later.call.shown for later in attempts[index + 1 :])
+            if listed:
                 shown += record.triples
+            truncated[listed] |= record.triple_count > len(record.triples)
+        if truncated[True] and not truncated[False]:
+            # A record keeps at most ExecutorSettings.record_triples of a step's triples. A cited triple
+            # that no record keeps was read by a truncated step, and every one of those was shown.
+            kept = {identity(triple) for record in self.records for triple in record.triples}
+            shown += [cited for cited in (item.as_triple() for item in self.cited_triples) if identity(cited) not in kept]
         return shown
 
     @property
