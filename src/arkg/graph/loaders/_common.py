@@ -7,7 +7,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -130,28 +130,41 @@ def read_json(path: Path, item: str = "record") -> Any:
 
 def parse_json_line(text: str, path: Path, number: int) -> Any:
     """One line of a JSON lines file, strictly decoded; a LoadError names the line."""
-    try:
-        return STRICT_JSON.decode(text)
-    except json.JSONDecodeError as error:
-        raise LoadError(path, f"line {number}", f"malformed JSON at column {error.colno}: {error.msg}") from None
-    except JSON_FAILURES as error:
-        reason = json_reason(error)
-        if reason is None:
-            raise
-        raise LoadError(path, f"line {number}", reason) from None
+    return _strictly_decoded(
+        text,
+        path,
+        lambda error: (f"line {number}", f"malformed JSON at column {error.colno}: {error.msg}"),
+        lambda: f"line {number}",
+    )
 
 
 def parse_json(text: str, path: Path, item: str = "record") -> Any:
     """The JSON text of the file `path`, strictly decoded (see read_json)."""
+    return _strictly_decoded(
+        text,
+        path,
+        lambda error: (f"line {error.lineno}, column {error.colno}", f"malformed JSON: {error.msg}"),
+        lambda: _locate(text, item),
+    )
+
+
+def _strictly_decoded(
+    text: str,
+    path: Path,
+    syntax_error: Callable[[json.JSONDecodeError], tuple[str, str]],
+    where: Callable[[], str | None],
+) -> Any:
+    """STRICT_JSON's value of `text`; a LoadError says where (`syntax_error` gives place and reason of a
+    syntax error, `where` the place of a refused value, which carries no position) and why."""
     try:
         return STRICT_JSON.decode(text)
     except json.JSONDecodeError as error:
-        raise LoadError(path, f"line {error.lineno}, column {error.colno}", f"malformed JSON: {error.msg}") from None
+        raise LoadError(path, *syntax_error(error)) from None
     except JSON_FAILURES as error:
         reason = json_reason(error)
         if reason is None:
             raise
-        raise LoadError(path, _locate(text, item), reason) from None
+        raise LoadError(path, where(), reason) from None
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
