@@ -30,8 +30,7 @@ from arkg.llm.spec import default_model_spec, open_model
 @dataclass(frozen=True)
 class Row:
     question: str
-    steps: int  # steps that got a runnable line
-    valid: int
+    valid: int  # attempts whose line ran: one per step that got a runnable line
     invalid: int
     every_step_ran: bool  # no step ran out of attempts
     answer: object
@@ -62,7 +61,6 @@ def run(model_spec: str, kg, questions: list[tuple[Query, object]]) -> list[Row]
         valid = sum(attempt.valid for attempt in attempts)
         row = Row(
             question=query.text,
-            steps=valid,
             valid=valid,
             invalid=len(attempts) - valid,
             every_step_ran=result.stop_reason != StopReason.C_MAX.value,

@@ -610,7 +610,8 @@ class SQLiteGraph:
         (ignoring case and accents; a text under 3 characters, which the trigram index cannot look up,
         keeps the names starting with it). A search reads only the matching names' index entries."""
         limit = -1 if limit is None else limit  # SQLite: a negative LIMIT is no limit
-        where, arguments = "1", dict[str, object]()
+        where = "1"
+        arguments: dict[str, object] = {}
         if search is not None:
             text = _UNSEARCHABLE.sub(" ", search)
             folded = fold(text)

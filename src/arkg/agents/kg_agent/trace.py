@@ -85,16 +85,18 @@ class KgAgentTrace(Trace[KgAgentSettings, KgAgentEvent]):
         was computed by the executor from every one of them, so every one is evidence the model was given."""
         attempts = [event for event in self.events if isinstance(event, LineAttempt)]
         shown: list[Triple] = []
-        truncated = {True: False, False: False}  # was a truncated record's line shown: seen such a record
+        truncated_shown = truncated_unshown = False
         for index, event in enumerate(attempts):
             record = event.record
             if record is None:
                 continue
-            listed = any(record.call in later.call.shown for later in attempts[index + 1 :])
-            if listed:
+            truncated = record.triple_count > len(record.triples)
+            if any(record.call in later.call.shown for later in attempts[index + 1 :]):
                 shown += record.triples
-            truncated[listed] |= record.triple_count > len(record.triples)
-        if truncated[True] and not truncated[False]:
+                truncated_shown |= truncated
+            else:
+                truncated_unshown |= truncated
+        if truncated_shown and not truncated_unshown:
             # A record keeps at most ExecutorSettings.record_triples of a step's triples. A cited triple
             # that no record keeps was read by a truncated step, and every one of those was shown.
             kept = {identity(triple) for record in self.records for triple in record.triples}
