@@ -176,3 +176,31 @@ def test_a_fact_cited_again_along_its_outgoing_edge_is_still_counted_with_the_in
     settings = ArkSettings(mode=SelectionMode.FREE, compare_values=True, edges=EdgeSet.BOTH)
     ArkAgent(kg, model, settings).ask("How many countries use the New Zealand Dollar?")
     assert "- (?, currency, New Zealand Dollar): 3 facts cited." in model.calls[-1].messages[-1].content
+
+
+def species_run(snap: bool) -> FinalAnswer:
+    kg = SQLiteGraph()
+    kg.add_triples([Triple("Velora Rafukeil", "described by", "R. Sand"), Triple("Tirsa Trus", "described by", "R. Sand")])
+    model = ScriptedModel.from_replies(
+        [
+            {"anchor_entity": "R. Sand"},
+            relation("described by (incoming)"),
+            reasoning(["T1", "T2"], "R. Sand described two species."),
+            answer("Velora Rafieil, Tirsa Trus", "R. Sand described both."),
+        ]
+    )
+    settings = ArkSettings(mode=SelectionMode.FREE, edges=EdgeSet.BOTH, snap_names=snap)
+    final = ArkAgent(kg, model, settings).ask("Which species did R. Sand describe?").trace.events[-1]
+    assert isinstance(final, FinalAnswer)
+    return final
+
+
+def test_an_open_answer_names_the_cited_entities_as_the_kg_writes_them_and_the_trace_says_so():
+    final = species_run(snap=True)
+    assert final.answer == "Velora Rafukeil; Tirsa Trus"
+    assert final.note == "names written as in the cited facts: 'Velora Rafieil' -> 'Velora Rafukeil'"
+
+
+def test_without_the_setting_the_answer_is_the_model_text():
+    final = species_run(snap=False)
+    assert final.answer == "Velora Rafieil, Tirsa Trus" and final.note is None

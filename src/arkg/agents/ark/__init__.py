@@ -22,10 +22,11 @@ register(
         teacher="arkg.agents.ark.teacher:LESSON",
         tuned_adapter="tuned",
         # Section III: the model writes each anchor and relation itself (eqs. 3, 7 reject invalid ones),
-        # C_max 5 attempts with the paper's retries, K_max 8 steps, outgoing edges, no computed lines.
+        # C_max 5 attempts with the paper's retries, K_max 8 steps, outgoing edges, no computed lines, the
+        # model's answer text as written.
         paper=PaperProtocol(
             table="ARK-V1 Table III",
-            settings={"mode": SelectionMode.FREE, "edges": EdgeSet.OUT, "c_max": 5, "k_max": 8, "retry_repeats": True, "compare_values": False},
+            settings={"mode": SelectionMode.FREE, "edges": EdgeSet.OUT, "c_max": 5, "k_max": 8, "retry_repeats": True, "compare_values": False, "snap_names": False},
         ),
     )
 )

@@ -43,6 +43,7 @@ from arkg.agents.run import Agent, RunKit, StrategyRun
 from arkg.agents.strategy import Answer, Query, Result
 from arkg.agents.trace import ModelCall, TripleRecord
 from arkg.agents.triple_keys import TripleKeys, fact_line, triple_text
+from arkg.graph.matching import snap_names
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.llm.base import ChatModel, Choice, Message, OutputSpec
 from arkg.text import one_line
@@ -428,6 +429,10 @@ class _Run(StrategyRun[ArkTrace]):
         note = None
         if isinstance(answer, str) and only_words_of(answer, self.messages[0].content, prompt.template, instruction):
             answer, note = None, f"the reply {one_line(reply.answer)!r} only repeats the instructions: read as no answer"
+        elif isinstance(answer, str) and self.settings.snap_names:
+            answer, replaced = snap_names(answer, (name for record in self.cited() for name in (record.head, record.tail)))
+            if replaced:
+                note = "names written as in the cited facts: " + ", ".join(f"{a!r} -> {b!r}" for a, b in replaced)
         return self.conclude(answer, reply.explanation.strip(), note, call, computed)
 
     def stopped(self, reason: str) -> Result:

@@ -25,6 +25,11 @@ class ArkSettings(BaseModel):
         " rejected reply once nearly always repeats it to c_max",
     )
     max_anchor_candidates: int = Field(8, ge=1, description="anchor options offered in constrained mode")
+    snap_names: bool = Field(
+        True,
+        description="write an open answer's misspelt names as the cited facts write them (an arkg extension;"
+        " the paper keeps the model's text)",
+    )
     compare_values: bool = Field(
         True,
         description="show the final answer step the largest and smallest cited numbers and dates, their"
