@@ -80,14 +80,20 @@ def _evaluate(folder: Path, db: Path, strategy: str, model: str, limit: int | No
     return out
 
 
-def tally(results: Path, questions: Path) -> Tally:
-    """The outcomes of a results file's records, told apart by the question file's answers and hops."""
+def tally(results: Path, questions: Path, limit: int | None = None) -> Tally:
+    """The outcomes of a results file's records, told apart by the question file's answers and hops;
+    with `limit`, of the file's first `limit` questions only (a results file may hold more)."""
     hops = {}
-    for line in questions.open(encoding="utf-8"):
-        entry = json.loads(line)
-        hops[entry["id"]] = entry["hops"]
+    with questions.open(encoding="utf-8") as lines:
+        for line in lines:
+            if limit is not None and len(hops) == limit:
+                break
+            entry = json.loads(line)
+            hops[entry["id"]] = entry["hops"]
     found = Tally()
     for record in read_results(results).latest().values():
+        if record.question_id not in hops:
+            continue
         if isinstance(record.gold, bool):
             found.yes_no.append(record.correct)
         else:
@@ -117,7 +123,7 @@ def main() -> None:
             overall = Tally()
             for folder in folders:
                 results = _evaluate(folder, _store(folder), strategy, model, args.limit, args.extra)
-                found = tally(results, folder / QUESTIONS_FILE)
+                found = tally(results, folder / QUESTIONS_FILE, args.limit)
                 overall.add(found)
                 print(found.row(strategy, model, folder.name), flush=True)
             print(overall.row(strategy, model, "**overall**"), flush=True)
