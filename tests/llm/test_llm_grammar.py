@@ -127,9 +127,11 @@ def _rule(gbnf: str, name: str) -> str:
     return line.removeprefix(f"{name} ::= ")
 
 
-def test_schema_grammar_keeps_control_characters_out_of_json_strings() -> None:
+def test_schema_grammar_keeps_control_characters_and_escapes_other_than_quote_and_backslash_out_of_json_strings() -> None:
+    """A string is one line of text: no raw control character (JSON forbids them), and no \\n, \\t or
+    \\uXXXX escape, which a small model can repeat until its token budget is spent."""
     char = _rule(schema_grammar(Outer), "char")
-    assert char.startswith(r'[^"\\\x7F\x00-\x1F] | ')
+    assert char == r'[^"\\\x7F\x00-\x1F] | "\\" ["\\]'
 
 
 def test_schema_grammar_enum_literals_are_json_strings_escaped_for_gbnf() -> None:

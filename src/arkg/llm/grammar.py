@@ -72,14 +72,18 @@ def _trie_expression(node: _Trie) -> str:
 
 
 class _SchemaConverter(SchemaConverter):
-    """llama.cpp's JSON-schema converter (as shipped by llama-cpp-python) with two bugs fixed.
+    """llama.cpp's JSON-schema converter (as shipped by llama-cpp-python) with two bugs fixed and
+    its strings kept to one line of plain text.
 
     - Its literals do not escape backslashes, so an enum or const holding a quote (JSON-encoded
       as \\") yields a grammar llama.cpp cannot parse (and the process crashes).
     - Its string characters admit raw control characters (a newline, say), which JSON forbids.
+    - Of JSON's escapes only \\" and \\\\ are admitted: every string arkg asks for is one line of
+      UTF-8 text, and a small model that starts writing \\n or \\uXXXX escapes can fill its whole token
+      budget with them (a KG-Agent line was cut off so).
     """
 
-    _JSON_CHAR = BuiltinRule(r'[^"\\\x7F\x00-\x1F] | "\\" (["\\/bfnrt] | "u" [0-9a-fA-F]{4})', [])
+    _JSON_CHAR = BuiltinRule(r'[^"\\\x7F\x00-\x1F] | "\\" ["\\]', [])
 
     def _format_literal(self, literal: str) -> str:
         return gbnf_literal(literal)

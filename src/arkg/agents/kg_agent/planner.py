@@ -21,7 +21,9 @@ from arkg.agents.strategy import Query
 from arkg.llm.base import Choice, Message, OutputSpec
 
 LINE_CHARS = 240  # the longest line free mode accepts; bounds the reply so decoding always ends
-MAX_TOKENS = 256  # per call: fits a free-mode reply of LINE_CHARS (a Choice raises it to its longest option)
+# Per call: a free-mode reply of LINE_CHARS, with room for names of several tokens a character (a Choice
+# raises it to its longest option).
+MAX_TOKENS = 320
 
 
 class LineReply(BaseModel):
