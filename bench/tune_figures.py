@@ -17,8 +17,12 @@ template (a geography question's id is TEMPLATE-N), for the templates where the 
 rejected reply again, how many of those then go on to another reply, and how many answers are those of
 the first run on the same questions. With `--rescore` a table names the answers that today's scoring
 (`arkg.eval.scoring`) judges otherwise than the file records: what a change to scoring does to a run.
+With `--snap-names` a table tells what ARK's `snap_names` setting does to a run recorded without it:
+each open answer with its misspelt names written as its cited facts write them
+(`arkg.graph.matching.snap_names`, applied after the model's reply, so this is the answer the
+setting gives), rescored.
 
-    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals] [--templates] [--invalid] [--rescore]
+    python bench/tune_figures.py untuned=runs/geo-untuned.jsonl tuned=runs/geo-tuned.jsonl [--intervals] [--templates] [--invalid] [--rescore] [--snap-names]
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from pathlib import Path
 
 from arkg.eval.scoring import gold_answer, is_correct
 from arkg.eval.stats import wilson
+from arkg.graph.matching import snap_names
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,7 @@ class Figures:
     with_invalid: int  # questions with an invalid attempt
     repeating: tuple[int, int]  # (decisions giving a rejected reply again, of which then another reply)
     rescored: list[str]  # questions whose recorded `correct` today's scoring does not give
+    snapped: list[tuple[str, bool, bool]]  # open answers snap_names changes: (question, right before, right after)
 
 
 def _invalid_attempts(record: dict) -> int:
@@ -130,7 +136,21 @@ def figures(label: str, path: Path) -> Figures:
         with_invalid=sum(_invalid_attempts(r) > 0 for r in records),
         repeating=_repeating(records),
         rescored=[r["question_id"] for r in records if is_correct(r["answer"], gold_answer(r["gold"])) != bool(r["correct"])],
+        snapped=_snapped(records),
     )
+
+
+def _snapped(records: list[dict]) -> list[tuple[str, bool, bool]]:
+    changed = []
+    for r in records:
+        if not isinstance(r["answer"], str) or isinstance(r["gold"], bool):
+            continue
+        names = (name for triple in r["cited_triples"] for name in (triple["head"], triple["tail"]))
+        answer, replaced = snap_names(r["answer"], names)
+        if replaced:
+            gold = gold_answer(r["gold"])
+            changed.append((r["question_id"], is_correct(r["answer"], gold), is_correct(answer, gold)))
+    return changed
 
 
 def _by_template(records: list[dict]) -> dict[str, tuple[int, int]]:
@@ -205,6 +225,16 @@ def invalid(rows: list[Figures]) -> str:
     return "\n".join(lines)
 
 
+def snapping(rows: list[Figures]) -> str:
+    lines = ["| run | open answers whose names snap_names changes | right before | right after | questions |", "|" + " --- |" * 5]
+    for f in rows:
+        lines.append(
+            f"| {f.label} | {len(f.snapped)} | {sum(before for _, before, _ in f.snapped)} | {sum(after for _, _, after in f.snapped)}"
+            f" | {', '.join(question for question, _, _ in f.snapped) or '-'} |"
+        )
+    return "\n".join(lines)
+
+
 def rescore(rows: list[Figures]) -> str:
     lines = ["| run | answers scored otherwise today | questions |", "|" + " --- |" * 3]
     for f in rows:
@@ -219,6 +249,7 @@ def main() -> None:
     parser.add_argument("--templates", action="store_true", help="add right answers per template where the runs differ")
     parser.add_argument("--invalid", action="store_true", help="add where ARK's invalid attempts are, and answers as the first run's")
     parser.add_argument("--rescore", action="store_true", help="add the answers today's scoring judges otherwise than recorded")
+    parser.add_argument("--snap-names", action="store_true", help="add what ARK's snap_names does to open answers recorded without it")
     args = parser.parse_args()
     rows = []
     for run in args.runs:
@@ -238,6 +269,9 @@ def main() -> None:
     if args.rescore:
         print()
         print(rescore(rows))
+    if args.snap_names:
+        print()
+        print(snapping(rows))
 
 
 if __name__ == "__main__":
