@@ -121,7 +121,7 @@ def test_both_shipped_adapters_descend_from_one_earlier_adapter() -> None:
 
 @pytest.mark.slow
 def test_the_kg_agent_adapter_writes_a_line_that_runs_at_every_step_in_free_mode() -> None:
-    """The paper's mode: each line generated rather than chosen from a list (recipe 39 learnt the free
+    """The paper's mode: each line generated rather than chosen from a list (recipe 40 learnt the free
     reply, a JSON object whose line escapes its quotes)."""
     kg = open_graph(None)
     try:
