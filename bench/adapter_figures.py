@@ -1,8 +1,8 @@
 """How adapters were trained, from the JSON `arkg tune` writes beside each (docs/BENCHMARKS.md, "The tuned adapter").
 
 Each argument is LABEL=ADAPTER.json. Per adapter it prints the pairs used and left out as too long,
-the tokens of the used examples, the steps, the training time and tokens per second (tokens / train_s,
-one pass over the data), the loss (mean of the first logged steps, and the final loss the sidecar
+the tokens of the used examples, the steps, the training time and tokens per second (the tokens of the
+examples the steps drew, more than one pass over the data or less, / train_s), the loss (mean of the first logged steps, and the final loss the sidecar
 records), and the device.
 
     python bench/adapter_figures.py "recipe 35=runs/k1/adapter.json" "recipe 36=runs/a1/adapter.json"
@@ -17,7 +17,8 @@ from pathlib import Path
 
 def row(label: str, sidecar: dict) -> str:
     data = sidecar["data"]
-    rate = data["tokens"] / sidecar["train_s"]
+    # `drawn` counts the examples the steps went through: 1.5 epochs draw each example 1.5 times on average.
+    rate = data["tokens"] * data.get("drawn", data["used"]) / data["used"] / sidecar["train_s"]
     return (
         f"| {label} | {data['used']:,} | {data['left_out_too_long']:,} | {data['tokens']:,} | {sidecar['steps']:,} "
         f"| {sidecar['train_s']:,.0f} | {rate:,.0f} | {sidecar['first_loss']:.3f}, {sidecar['final_loss']:.3f} "
