@@ -145,7 +145,7 @@ def _snapped(records: list[dict]) -> list[tuple[str, bool, bool]]:
     for r in records:
         if not isinstance(r["answer"], str) or isinstance(r["gold"], bool):
             continue
-        names = (name for triple in r["cited_triples"] for name in (triple["head"], triple["tail"]))
+        names = (name for triple in r.get("cited_triples", ()) for name in (triple["head"], triple["tail"]))
         answer, replaced = snap_names(r["answer"], names)
         if replaced:
             gold = gold_answer(r["gold"])

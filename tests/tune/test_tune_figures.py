@@ -100,3 +100,12 @@ def test_rescore_names_the_answers_today_s_scoring_judges_otherwise(tmp_path: Pa
     results = _results(tmp_path / "run.jsonl", records)
     printed = subprocess.run([sys.executable, FIGURES, f"kga={results}", "--rescore"], capture_output=True, text=True, check=True).stdout
     assert "| kga | 1 | neighbour_capitals-1 |" in printed
+
+
+def test_snap_names_tells_which_open_answers_the_setting_changes_and_whether_they_become_right(tmp_path: Path) -> None:
+    cited = [{"head": "Velora Rafukeil", "relation": "described by", "tail": "R. Sand"}, {"head": "Tirsa Trus", "relation": "described by", "tail": "R. Sand"}]
+    misspelt = {**_record(["Velora Rafukeil", "Tirsa Trus"], "Velora Rafieil, Tirsa Trus", "stop", "lookup-1"), "cited_triples": cited}
+    unknown = {**_record(["Quenta Has"], "Paris", "stop", "lookup-2"), "cited_triples": cited}
+    results = _results(tmp_path / "run.jsonl", [misspelt, unknown, _record(True, True, "stop", "borders-2")])
+    printed = subprocess.run([sys.executable, FIGURES, f"ark={results}", "--snap-names"], capture_output=True, text=True, check=True).stdout
+    assert "| ark | 1 | 0 | 1 | lookup-1 |" in printed
