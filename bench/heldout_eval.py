@@ -9,7 +9,9 @@ For each domain: `arkg kg load kg.jsonl --db kg.db` (once), then for each strate
 `arkg eval questions.jsonl --db kg.db --strategy S --model M --out DIR/<domain>/results/S--M.jsonl`
 (resumed when the results file exists, so an interrupted run goes on). Then one table, read from
 the results files: yes/no accuracy, open exact-set accuracy, accuracy on the 2-3 hop questions,
-model calls per question; per domain and overall. Extra `arkg eval` options go after `--`.
+model calls per question; per domain and overall. With several runs (strategies x models), a second
+table pairs every two of them over the questions both answered in every domain: the questions only
+one got right, and the exact McNemar p. Extra `arkg eval` options go after `--`.
 """
 
 from __future__ import annotations
@@ -19,9 +21,11 @@ import json
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 
 from arkg.eval.results import read_results
+from arkg.eval.stats import mcnemar_p
 from arkg.synth.domains.export import KG_FILE, QUESTIONS_FILE
 
 ARKG = [sys.executable, "-m", "arkg"]
@@ -35,12 +39,14 @@ class Tally:
     open: list[bool] = field(default_factory=list)
     multi_hop: list[bool] = field(default_factory=list)
     calls: int = 0
+    correct: dict[str, bool] = field(default_factory=dict)  # question id -> right, for the paired tests
 
     def add(self, other: Tally) -> None:
         self.yes_no += other.yes_no
         self.open += other.open
         self.multi_hop += other.multi_hop
         self.calls += other.calls
+        self.correct |= other.correct
 
     @property
     def questions(self) -> int:
@@ -101,7 +107,19 @@ def tally(results: Path, questions: Path, limit: int | None = None) -> Tally:
         if hops.get(record.question_id, 1) >= 2:
             found.multi_hop.append(record.correct)
         found.calls += record.usage.total_calls
+        found.correct[record.question_id] = record.correct
     return found
+
+
+def paired(runs: dict[str, Tally]) -> list[str]:
+    """Every two runs over the questions both answered: only the first right, only the second, McNemar p."""
+    lines = ["| run A | run B | shared questions | only A right | only B right | McNemar p |", "| --- | --- | --- | --- | --- | --- |"]
+    for (label_a, a), (label_b, b) in combinations(runs.items(), 2):
+        shared = a.correct.keys() & b.correct.keys()
+        only_a = sum(a.correct[q] and not b.correct[q] for q in shared)
+        only_b = sum(b.correct[q] and not a.correct[q] for q in shared)
+        lines.append(f"| {label_a} | {label_b} | {len(shared)} | {only_a} | {only_b} | {mcnemar_p(only_a, only_b):.3f} |")
+    return lines
 
 
 def main() -> None:
@@ -118,15 +136,19 @@ def main() -> None:
         sys.exit(f"{args.dir}: no held-out domain folder (write them with bench/heldout_domains.py --out {args.dir})")
     print("| strategy | model | domain | questions | yes/no | open exact | 2-3 hops | calls/question |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    runs: dict[str, Tally] = {}
     for strategy in args.strategy:
         for model in args.model:
-            overall = Tally()
+            overall = runs[f"{strategy} {model}"] = Tally()
             for folder in folders:
                 results = _evaluate(folder, _store(folder), strategy, model, args.limit, args.extra)
                 found = tally(results, folder / QUESTIONS_FILE, args.limit)
                 overall.add(found)
                 print(found.row(strategy, model, folder.name), flush=True)
             print(overall.row(strategy, model, "**overall**"), flush=True)
+    if len(runs) > 1:
+        print()
+        print("\n".join(paired(runs)))
 
 
 if __name__ == "__main__":

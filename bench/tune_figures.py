@@ -2,8 +2,8 @@
 
 Each argument is LABEL=RESULTS.jsonl (a results file written by `arkg eval`). Per file it prints the
 questions, accuracy on yes/no and on open questions (numbers and entity lists) apart, invalid
-anchor/relation attempts per question (ARK's trace: an anchor that is no explorable entity, a
-relation the anchor does not have), gold-evidence recall (share of each question's gold triples
+attempts per question (ARK's trace: an anchor that is no explorable entity, a relation the anchor
+does not have; KG-Agent's: a line that did not run), gold-evidence recall (share of each question's gold triples
 retrieved, and cited; mean over questions), calls (model or response cache), prompt and completion tokens, and wall seconds
 per question, with the share of calls the cache answered (their wall time is not the model's);
 errors count as wrong. A second table tells how the questions ended (each stop reason and its count)
@@ -68,7 +68,7 @@ class Figures:
 def _invalid_attempts(record: dict) -> int:
     events = (record.get("trace") or {}).get("events", [])
     return sum(
-        (event["kind"] == "anchor" and not event["valid"]) or (event["kind"] == "relation" and event["outcome"] == "invalid")
+        (event["kind"] in ("anchor", "line") and not event["valid"]) or (event["kind"] == "relation" and event["outcome"] == "invalid")
         for event in events
     )
 

@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from arkg.graph.model import Match
 
@@ -132,17 +132,13 @@ def snap_names(answer: str, names: Iterable[str]) -> tuple[str, list[tuple[str, 
             if folded in known:
                 snapped.append(known[folded])
                 continue
-            if any(ch.isdigit() for ch in name):
+            close = process.extract(folded, known.keys(), scorer=fuzz.ratio, score_cutoff=SNAP_NAME, limit=2)
+            if any(ch.isdigit() for ch in name) or len(close) != 1:
                 break
-            scores = sorted(((fuzz.ratio(folded, key), key) for key in known), reverse=True)
-            if not scores or scores[0][0] < SNAP_NAME or (len(scores) > 1 and scores[1][0] >= SNAP_NAME):
-                break
-            snapped.append(known[scores[0][1]])
-            replaced.append((name, known[scores[0][1]]))
+            snapped.append(known[close[0][0]])
+            replaced.append((name, snapped[-1]))
         else:
-            if replaced:
-                return "; ".join(snapped), replaced
-            return answer, []
+            return ("; ".join(snapped), replaced) if replaced else (answer, [])
     return answer, []
 
 
