@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -128,11 +129,51 @@ def test_questions_span_one_to_three_hops_and_every_template(domains: list[tuple
     assert {q.hops for q in questions} == {1, 2, 3}
     assert {q.template for q in questions} == {
         "lookup", "lookup-in", "chain-2", "chain-3", "compare", "compare-2hop", "compare-open", "count", "count-in", "member", "member-2hop",
+        "member-kind", "member-kind-2hop",
     }  # fmt: skip
     # An answer never appears in its own question, except as one of the alternatives offered.
     for q in questions:
         if isinstance(q.answer, list):
             assert all(name in q.entities or name not in q.question for name in q.answer), q
+
+
+def test_a_kind_question_is_settled_by_the_kinds_of_what_its_subject_reaches(
+    domains: list[tuple[DomainGraph, list[GeoQuestion]]],
+) -> None:
+    """Recomputed from the triples: some tail of the subject's link (after the noun hops) has the kind named."""
+    asked: Counter[tuple[str, bool]] = Counter()
+    for graph, questions in domains:
+        out: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for t in graph.triples:
+            out[(t.head, t.relation)].add(t.tail)
+        for question in (q for q in questions if q.template.startswith("member-kind")):
+            subject, named = question.entities
+            relations = [line.split('"')[-2] for line in question.program if "get_tail_entity" in line]
+            *hops, link, kind = relations
+            reached = {subject}
+            for relation in hops:
+                [reached] = [out[(entity, relation)] for entity in reached]
+            tails = set().union(*(out[(entity, link)] for entity in reached))
+            kinds = set().union(*(out[(tail, kind)] for tail in tails))
+            assert kind == "instance of" and (named in kinds) is question.answer, question
+            assert named in question.question and question.hops == len(relations)
+            asked[(graph.domain.name, question.answer)] += 1
+    assert {domain for domain, _ in asked} == {"film", "music", "cooking"}
+    assert all(asked[(domain, True)] and asked[(domain, False)] for domain, _ in asked)
+
+
+def test_kinds_leave_the_rest_of_every_domain_as_it_was_without_them() -> None:
+    """Kind types and links draw on their own random stream: the KG and the questions of every other
+    template are those of the same domain without kinds (recorded tuning data stays reproducible)."""
+    bare = [
+        replace(domain, kind_types=(), kind_links=(), links=tuple(replace(link, check_kind=()) for link in domain.links))
+        for domain in TRAINING_DOMAINS
+    ]
+    for with_kinds, without in zip(build_domains(TRAINING_DOMAINS, seed=5), build_domains(bare, seed=5), strict=True):
+        assert with_kinds.triples[: len(without.triples)] == without.triples
+        assert {name: with_kinds.entities[name] for name in without.entities} == without.entities
+        questions = [q for q in generate_questions(with_kinds, seed=5) if not q.template.startswith("member-kind")]
+        assert [(q.id, q.answer) for q in questions] == [(q.id, q.answer) for q in generate_questions(without, seed=5)]
 
 
 def test_the_source_gives_one_chain_per_question_over_the_union_of_the_domains() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from arkg.synth.domains.build import DomainGraph, build_domain
+from arkg.synth.domains.build import DomainGraph, add_kinds, build_domain
 from arkg.synth.domains.held_out import HELD_OUT_DOMAINS
 from arkg.synth.domains.questions import DEFAULT_PER_TEMPLATE, generate_questions
 from arkg.synth.domains.schema import Domain
@@ -22,9 +22,11 @@ from arkg.synth.domains.training import TRAINING_DOMAINS
 
 def build_domains(domains: Iterable[Domain], seed: int = 0) -> list[DomainGraph]:
     """The domains' KGs, built in order from one pool of names: no two share an entity name, and a
-    domain's KG is the same whichever domains follow it."""
+    domain's KG is the same whichever domains follow it. Kind types and links come last, after every
+    domain's other names, so that those do not depend on them."""
     taken: set[str] = set()
-    return [build_domain(domain, seed, taken) for domain in domains]
+    graphs = [build_domain(domain, seed, taken, kinds=False) for domain in domains]
+    return [add_kinds(graph, seed, taken) for graph in graphs]
 
 
 __all__ = [

@@ -26,9 +26,10 @@ class DomainGraph:
     triples: list[Triple]
 
 
-def build_domain(domain: Domain, seed: int, taken: set[str] | None = None) -> DomainGraph:
+def build_domain(domain: Domain, seed: int, taken: set[str] | None = None, kinds: bool = True) -> DomainGraph:
     """The domain's entities and triples; `taken` (case-folded names other domains use) is extended
-    with its own, so that domains built one after the other into one KG never share a name."""
+    with its own, so that domains built one after the other into one KG never share a name.
+    Without `kinds`, the domain's kind types and links are left for `add_kinds`."""
     rng = random.Random(f"domain:{seed}:{domain.name}")
     taken = set() if taken is None else taken
     entities = {kind.name: make_names(kind, rng, taken) for kind in domain.types}
@@ -37,6 +38,20 @@ def build_domain(domain: Domain, seed: int, taken: set[str] | None = None) -> Do
         triples += _link_triples(link, entities, rng)
     for value in domain.values:
         triples += [_value_triple(value, head, rng) for head in entities[value.head]]
+    graph = DomainGraph(domain, entities, triples)
+    return add_kinds(graph, seed, taken) if kinds else graph
+
+
+def add_kinds(graph: DomainGraph, seed: int, taken: set[str]) -> DomainGraph:
+    """The graph with its domain's kind types and links, drawn on their own random stream."""
+    domain = graph.domain
+    if not domain.kind_types and not domain.kind_links:
+        return graph
+    rng = random.Random(f"domain-kinds:{seed}:{domain.name}")
+    entities = {**graph.entities, **{kind.name: make_names(kind, rng, taken) for kind in domain.kind_types}}
+    triples = list(graph.triples)
+    for link in domain.kind_links:
+        triples += _link_triples(link, entities, rng)
     return DomainGraph(domain, entities, triples)
 
 

@@ -14,6 +14,8 @@ Templates, all driven by the wordings of the domain's relations:
     count, count-in how many tails / heads
     member          yes/no: is Y among the tails of X
     member-2hop     the same, one hop away ("Was the director of X born in Y?")
+    member-kind(-2hop)  yes/no: is some tail of X of the kind Y, the kind read off a kind link
+                    ("Does X play a string instrument?" over (X, plays, I), (I, instance of, string instrument))
 
 Yes/no templates look for either answer at random, and a draft is kept only while its answer is not
 ahead of the other: True and False come in equal numbers (one apart at most).
@@ -379,6 +381,45 @@ def _member_draft(context: _Context, prefix: tuple[_Step, ...], link: Link, want
     return _Draft(question, want, program, evidence(found), (subject, other))
 
 
+def _member_kind(length: int) -> Maker:
+    """Yes/no: is some tail of a relation of the kind named, `length` - 1 noun hops from the subject."""
+
+    def drafts(context: _Context) -> Iterator[_Draft | None]:
+        domain = context.domain
+        paths = [
+            (prefix, link, kind)
+            for prefix in _prefixes(domain, length - 1)
+            for link in (*domain.links, *domain.kind_links)
+            if link.check_kind and (kind := domain.kind_link(link)) is not None
+            and (prefix[-1].end if prefix else link.head) == link.head
+        ]
+        while paths:
+            yield _member_kind_draft(context, *context.rng.choice(paths), context.rng.random() < 0.5)
+
+    return drafts
+
+
+def _member_kind_draft(context: _Context, prefix: tuple[_Step, ...], link: Link, kind: Link, want: bool) -> _Draft | None:
+    subject = context.pick(prefix[0].start if prefix else link.head)
+    reached = _walk(context.index, subject, prefix) if subject is not None else None
+    if subject is None or reached is None:
+        return None
+    # Every kind of every tail is in the evidence: a "no" is settled by all of them.
+    kinds = follow(context.index, follow(context.index, reached, link.name), kind.name)
+    if not kinds:
+        return None
+    pool = sorted(kinds) if want else sorted(set(context.graph.entities[kind.tail]) - set(kinds))
+    if not pool:
+        return None
+    named = context.rng.choice(pool)
+    steps = (*prefix, _Step(link.name, False, link.head, link.tail, ()), _Step(kind.name, False, kind.head, kind.tail, ()))
+    program = Program()
+    program("end", program("judge", _emit(program, (subject,), steps), "contains", named))
+    phrase = _phrase(subject, prefix, context.rng)
+    question = _sentence(context.rng.choice(link.check_kind).format(x=phrase, y=named))
+    return _Draft(question, want, program, evidence(kinds), (subject, named))
+
+
 TEMPLATES: tuple[tuple[str, Kind, Maker], ...] = (
     ("lookup", "lookup", _lookup(incoming=False)),
     ("lookup-in", "lookup", _lookup(incoming=True)),
@@ -391,4 +432,6 @@ TEMPLATES: tuple[tuple[str, Kind, Maker], ...] = (
     ("count-in", "count", _count(incoming=True)),
     ("member", "verification", _member(1)),
     ("member-2hop", "verification", _member(2)),
+    ("member-kind", "verification", _member_kind(1)),
+    ("member-kind-2hop", "verification", _member_kind(2)),
 )

@@ -49,6 +49,7 @@ class Link:
     check: tuple[str, ...] = ()  # yes/no: is {y} among the tails of {x}?
     count: tuple[str, ...] = ()  # how many tails {x} has
     count_in: tuple[str, ...] = ()  # how many heads {y} has
+    check_kind: tuple[str, ...] = ()  # yes/no: is some tail of {x} of the kind {y} (a kind link away)?
 
     def __post_init__(self) -> None:
         if (self.per_head is None) == (self.per_tail is None):
@@ -75,14 +76,22 @@ class Value:
 
 @dataclass(frozen=True)
 class Domain:
+    """A domain's schema. `kind_types` and `kind_links` add kinds of things that a question may name
+    instead of a thing ("Does X play a string instrument?"): the links reaching such things carry
+    `check_kind` wordings (in `links` or `kind_links`), and a kind link (per_head=(1, 1)) gives each
+    thing its kind. They are drawn
+    after the rest on their own random stream, so the rest of the KG does not depend on them."""
+
     name: str
     types: tuple[EntityType, ...]
     links: tuple[Link, ...]
     values: tuple[Value, ...]
+    kind_types: tuple[EntityType, ...] = ()
+    kind_links: tuple[Link, ...] = ()
 
     def __post_init__(self) -> None:
-        known = {kind.name for kind in self.types}
-        for relation in (*self.links, *self.values):
+        known = {kind.name for kind in (*self.types, *self.kind_types)}
+        for relation in (*self.links, *self.kind_links, *self.values):
             ends = (relation.head, relation.tail) if isinstance(relation, Link) else (relation.head,)
             missing = [end for end in ends if end not in known]
             if missing:
@@ -90,11 +99,15 @@ class Domain:
 
     @property
     def relations(self) -> frozenset[str]:
-        return frozenset(relation.name for relation in (*self.links, *self.values))
+        return frozenset(relation.name for relation in (*self.links, *self.kind_links, *self.values))
 
     @property
     def type_names(self) -> frozenset[str]:
-        return frozenset(kind.name for kind in self.types)
+        return frozenset(kind.name for kind in (*self.types, *self.kind_types))
 
     def type(self, name: str) -> EntityType:
-        return next(kind for kind in self.types if kind.name == name)
+        return next(kind for kind in (*self.types, *self.kind_types) if kind.name == name)
+
+    def kind_link(self, link: Link) -> Link | None:
+        """The link that gives the kind of what `link` reaches, if a kind link leaves its tail type."""
+        return next((kind for kind in self.kind_links if kind.head == link.tail and not kind.check_kind), None)

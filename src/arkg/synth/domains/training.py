@@ -69,6 +69,15 @@ FILM = Domain(
               ask=("When was {x} founded?",),
               less=("Was {a} founded before {b}?",), more=("Is {a} a younger studio than {b}?",)),
     ),
+    kind_types=(
+        EntityType("award", 12, NameStyle(("the {word} Medal", "the {word} Statuette"))),
+        EntityType("award family", 4, NameStyle(("{word} Prize", "{word} Award"))),
+    ),
+    kind_links=(
+        Link("award received", "filmmaker", "award", per_head=(1, 2),
+             check_kind=("Did {x} receive a {y}?", "Has {x} won a {y}?", "Was {x} awarded a {y}?")),
+        Link("instance of", "award", "award family", per_head=(1, 1)),
+    ),
 )  # fmt: skip
 
 MUSIC = Domain(
@@ -127,6 +136,15 @@ MUSIC = Domain(
         Value("year established", "record label", "year", 1920, 2015,
               ask=("When was {x} established?",),
               less=("Is {a} older than {b}?",), more=("Was {a} established after {b}?",)),
+    ),
+    kind_types=(
+        EntityType("instrument", 14, NameStyle(("{word}", "the {word}"))),
+        EntityType("instrument family", 4, NameStyle(("{family}",), {"family": ("string instrument", "wind instrument", "percussion instrument", "keyboard instrument")})),
+    ),
+    kind_links=(
+        Link("plays instrument", "musician", "instrument", per_head=(1, 2),
+             check_kind=("Does {x} play a {y}?", "Is {x} a player of some {y}?")),
+        Link("instance of", "instrument", "instrument family", per_head=(1, 1)),
     ),
 )  # fmt: skip
 
@@ -460,6 +478,7 @@ COOKING = Domain(
              ask=("What goes into {x}?", "Which ingredients does {x} use?"),
              ask_in=("Which dishes use {y}?",),
              check=("Is {y} an ingredient of {x}?", "Does {x} use {y}?"),
+             check_kind=("Does {x} use an ingredient of {y}?", "Is any ingredient of {x} from {y}?"),
              count=("How many ingredients does {x} have?",),
              count_in=("How many dishes use {y}?",)),
         Link("created by", "dish", "chef", per_head=(1, 1),
@@ -495,6 +514,8 @@ COOKING = Domain(
               ask=("When was {x} born?",),
               less=("Is {a} older than {b}?",), more=("Is {a} younger than {b}?",)),
     ),
+    kind_types=(EntityType("ingredient group", 5, NameStyle(("the {word} group",))),),
+    kind_links=(Link("instance of", "ingredient", "ingredient group", per_head=(1, 1)),),
 )  # fmt: skip
 
 TRAINING_DOMAINS: tuple[Domain, ...] = (FILM, MUSIC, SPORT, COMPANIES, CHEMISTRY, ASTRONOMY, RAIL, LITERATURE, COOKING)
