@@ -75,9 +75,8 @@ def rows_of(store: Path) -> tuple[list[tuple[int, int, int, str]], list[tuple[in
 
 def timed_steps(db: Path, edges: list, entities: list, folded: list) -> dict[str, float]:
     """CPU seconds of each step of writing the rows into a new store (the store's own schema and settings)."""
-    SQLiteGraph(db).close()  # the schema, as a new store has it
-    conn = sqlite3.connect(db, isolation_level=None)
-    conn.executescript(f"PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY; PRAGMA threads = {sqlite_store._SORT_THREADS};")
+    store = SQLiteGraph(db)  # a new store: its schema, and its connection's settings
+    conn = store._conn
     spent: dict[str, float] = {}
 
     def step(name: str, statement: str, rows: list | None = None) -> None:
@@ -103,7 +102,7 @@ def timed_steps(db: Path, edges: list, entities: list, folded: list) -> dict[str
     start = time.process_time()
     conn.execute("COMMIT")
     spent["commit"] = time.process_time() - start
-    conn.close()
+    store.close()
     return spent
 
 

@@ -132,8 +132,10 @@ def snap_names(answer: str, names: Iterable[str]) -> tuple[str, list[tuple[str, 
             if folded in known:
                 snapped.append(known[folded])
                 continue
+            if any(ch.isdigit() for ch in name):
+                break
             close = process.extract(folded, known.keys(), scorer=fuzz.ratio, score_cutoff=SNAP_NAME, limit=2)
-            if any(ch.isdigit() for ch in name) or len(close) != 1:
+            if len(close) != 1:
                 break
             snapped.append(known[close[0][0]])
             replaced.append((name, snapped[-1]))

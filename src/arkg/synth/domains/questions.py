@@ -389,7 +389,7 @@ def _member_kind(length: int) -> Maker:
         paths = [
             (prefix, link, kind)
             for prefix in _prefixes(domain, length - 1)
-            for link in (*domain.links, *domain.kind_links)
+            for link in domain.all_links
             if link.check_kind and (kind := domain.kind_link(link)) is not None
             and (prefix[-1].end if prefix else link.head) == link.head
         ]

@@ -79,8 +79,8 @@ class Domain:
     """A domain's schema. `kind_types` and `kind_links` add kinds of things that a question may name
     instead of a thing ("Does X play a string instrument?"): the links reaching such things carry
     `check_kind` wordings (in `links` or `kind_links`), and a kind link (per_head=(1, 1)) gives each
-    thing its kind. They are drawn
-    after the rest on their own random stream, so the rest of the KG does not depend on them."""
+    thing its kind. They are drawn after the rest on their own random stream, so the rest of the KG
+    does not depend on them."""
 
     name: str
     types: tuple[EntityType, ...]
@@ -89,9 +89,17 @@ class Domain:
     kind_types: tuple[EntityType, ...] = ()
     kind_links: tuple[Link, ...] = ()
 
+    @property
+    def all_types(self) -> tuple[EntityType, ...]:
+        return (*self.types, *self.kind_types)
+
+    @property
+    def all_links(self) -> tuple[Link, ...]:
+        return (*self.links, *self.kind_links)
+
     def __post_init__(self) -> None:
-        known = {kind.name for kind in (*self.types, *self.kind_types)}
-        for relation in (*self.links, *self.kind_links, *self.values):
+        known = {kind.name for kind in self.all_types}
+        for relation in (*self.all_links, *self.values):
             ends = (relation.head, relation.tail) if isinstance(relation, Link) else (relation.head,)
             missing = [end for end in ends if end not in known]
             if missing:
@@ -99,14 +107,14 @@ class Domain:
 
     @property
     def relations(self) -> frozenset[str]:
-        return frozenset(relation.name for relation in (*self.links, *self.kind_links, *self.values))
+        return frozenset(relation.name for relation in (*self.all_links, *self.values))
 
     @property
     def type_names(self) -> frozenset[str]:
-        return frozenset(kind.name for kind in (*self.types, *self.kind_types))
+        return frozenset(kind.name for kind in self.all_types)
 
     def type(self, name: str) -> EntityType:
-        return next(kind for kind in (*self.types, *self.kind_types) if kind.name == name)
+        return next(kind for kind in self.all_types if kind.name == name)
 
     def kind_link(self, link: Link) -> Link | None:
         """The link that gives the kind of what `link` reaches, if a kind link leaves its tail type."""
