@@ -4,6 +4,10 @@
     python bench/heldout_eval.py --dir heldout --strategy ark --strategy kg-agent \
         --model llamacpp:tuned --model llamacpp:tuned-kg-agent
     python bench/heldout_eval.py --dir heldout --domain botany --strategy ark --model test --limit 3
+    python bench/heldout_eval.py --dir heldout --strategy ark --model default --limit 20
+
+`--model default` runs `arkg eval` with no --model: what a user gets by default (the bundled model with
+the strategy's tuned adapter and the settings on by default for it).
 
 For each domain: `arkg kg load kg.jsonl --db kg.db` (once), then for each strategy and model
 `arkg eval questions.jsonl --db kg.db --strategy S --model M --out DIR/<domain>/results/S--M.jsonl`
@@ -31,6 +35,7 @@ from arkg.synth.domains.export import KG_FILE, QUESTIONS_FILE
 ARKG = [sys.executable, "-m", "arkg"]
 # arkg eval's exit statuses that still leave a results file to read: all answered, some failed.
 FINISHED = (0, 3)
+DEFAULT = "default"  # --model default: no --model, the defaults a user gets
 
 
 @dataclass
@@ -74,10 +79,17 @@ def _store(folder: Path) -> Path:
     return db
 
 
+def results_path(folder: Path, strategy: str, model: str) -> Path:
+    """Where a domain's results of one strategy and model spec are written."""
+    return folder / "results" / f"{strategy}--{model.replace(':', '_').replace('/', '_')}.jsonl"
+
+
 def _evaluate(folder: Path, db: Path, strategy: str, model: str, limit: int | None, extra: list[str]) -> Path:
-    out = folder / "results" / f"{strategy}--{model.replace(':', '_').replace('/', '_')}.jsonl"
+    out = results_path(folder, strategy, model)
     out.parent.mkdir(exist_ok=True)
-    command = [*ARKG, "eval", str(folder / QUESTIONS_FILE), "--db", str(db), "--strategy", strategy, "--model", model, "--out", str(out)]
+    command = [*ARKG, "eval", str(folder / QUESTIONS_FILE), "--db", str(db), "--strategy", strategy, "--out", str(out)]
+    if model != DEFAULT:
+        command += ["--model", model]
     if limit is not None:
         command += ["--limit", str(limit)]
     if out.exists():
@@ -126,7 +138,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dir", type=Path, required=True, help="The folder bench/heldout_domains.py wrote.")
     parser.add_argument("--strategy", action="append", required=True, help="A strategy (repeat).")
-    parser.add_argument("--model", action="append", required=True, help="A model spec (repeat), e.g. test, llamacpp:tuned.")
+    parser.add_argument("--model", action="append", required=True, help=f"A model spec (repeat), e.g. test, llamacpp:tuned; {DEFAULT}: none given.")
     parser.add_argument("--domain", action="append", help="Only this domain's folder (repeat); default every one.")
     parser.add_argument("--limit", type=int, help="Only the first N questions of each domain.")
     parser.add_argument("extra", nargs="*", help="Options passed on to arkg eval (after --).")
