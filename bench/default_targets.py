@@ -27,6 +27,7 @@ from heldout_eval import Tally, results_path, tally
 
 from arkg.data import SAMPLE_QUESTIONS
 from arkg.eval.results import Record, RunConfig, read_results
+from arkg.llm.spec import model_name_parts
 from arkg.synth.domains.export import QUESTIONS_FILE
 
 # The held-out goals: share of yes/no, of open (exact set) and of 2-3 hop questions right, and ARK's
@@ -69,7 +70,9 @@ def _records(path: Path) -> tuple[RunConfig, list[Record]]:
 
 
 def _run(config: RunConfig) -> str:
-    return f"{config.strategy} · {config.model}"
+    """The strategy and the model in short: "ark · SmolLM2-135M-Instruct + tuned"."""
+    base, adapter = model_name_parts(config.model)
+    return f"{config.strategy} · {base}" + (f" + {adapter}" if adapter else "")
 
 
 def demo_row(path: Path | None) -> Row:
