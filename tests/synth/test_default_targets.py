@@ -68,6 +68,12 @@ def test_every_target_is_read_from_its_results_file_with_its_goal(tmp_path: Path
     colota = _row(printed, "CoLoTa, overall accuracy")
     assert colota[3:] == [">= 1/4 (25%), always False", "yes" if right >= 1 else "no"]
 
+    # Against a baseline run on the same questions (here the run itself): never below it, p = 1.
+    command = [sys.executable, BENCH / "default_targets.py", "--geography", demo, "--geography-baseline", demo]
+    printed_paired = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    geography = _row(printed_paired, "geography test split (no regression)")
+    assert geography[2:] == [f"{right}/4 ({100 * right / 4:.0f}%), p = 1.000", f">= {right}/4 (ark · test)", "yes"]
+
     outcomes: dict[str, list[bool]] = {"yes/no": [], "open": []}
     calls = 0
     for domain in sorted(folder.glob("*/questions.jsonl")):
