@@ -133,7 +133,7 @@ def geography_row(path: Path | None, floor: float | None, baseline: Path | None)
         only_run = sum(record.correct and not before[record.question_id] for record in records)
         only_base = sum(before[record.question_id] and not record.correct for record in records)
         row.measured = f"{_share(right, len(records))}, p = {mcnemar_p(only_run, only_base):.3f}"
-        row.goal = f">= {base_right}/{len(records)} ({_run(base_config)})"
+        row.goal = f">= {base_right}/{len(records)}, the baseline"
         row.met = bool(records) and right >= base_right
         return row
     right = sum(record.correct for record in records)
@@ -188,6 +188,9 @@ def main() -> None:
         colota_row(args.colota),
     ]
     print(table(rows))
+    if args.geography is not None and args.geography_baseline is not None:
+        config = read_results(args.geography_baseline).config
+        print(f"\ngeography baseline: {args.geography_baseline} ({_run(config)}; {config.model_identity or config.model})")
     runs = {row.run for row in rows if row.run != "-"}
     if len(runs) > 1:
         print(f"\nnote: the rows come from {len(runs)} different runs: {'; '.join(sorted(runs))}")

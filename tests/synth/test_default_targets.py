@@ -72,7 +72,8 @@ def test_every_target_is_read_from_its_results_file_with_its_goal(tmp_path: Path
     command = [sys.executable, BENCH / "default_targets.py", "--geography", demo, "--geography-baseline", demo]
     printed_paired = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     geography = _row(printed_paired, "geography test split (no regression)")
-    assert geography[2:] == [f"{right}/4 ({100 * right / 4:.0f}%), p = 1.000", f">= {right}/4 (ark · test)", "yes"]
+    assert geography[2:] == [f"{right}/4 ({100 * right / 4:.0f}%), p = 1.000", f">= {right}/4, the baseline", "yes"]
+    assert f"geography baseline: {demo} (ark · test; " in printed_paired
 
     outcomes: dict[str, list[bool]] = {"yes/no": [], "open": []}
     calls = 0
