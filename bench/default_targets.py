@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from heldout_eval import Tally, results_path, tally
+from heldout_eval import Tally, discordant, results_path, share, tally
 
 from arkg.data import SAMPLE_QUESTIONS
 from arkg.eval.results import Record, RunConfig, read_results
@@ -52,6 +52,7 @@ class Row:
     measured: str = "not measured"
     goal: str = "-"
     met: bool = False
+    note: str | None = None  # printed under the table: what the goal was measured against
 
     def line(self) -> str:
         return f"| {self.target} | {self.run} | {self.measured} | {self.goal} | {'yes' if self.met else 'no'} |"
@@ -62,10 +63,6 @@ def write_demo(path: Path) -> None:
     with path.open("w", encoding="utf-8") as out:
         for number, sample in enumerate(SAMPLE_QUESTIONS, start=1):
             out.write(json.dumps({"id": f"demo-{number}", "question": sample.question, "answer": sample.answer}) + "\n")
-
-
-def _share(right: int, total: int) -> str:
-    return f"{right}/{total} ({100 * right / total:.0f}%)" if total else "0/0"
 
 
 def _records(path: Path) -> tuple[RunConfig, list[Record]]:
@@ -110,7 +107,7 @@ def heldout_rows(folder: Path | None, strategy: str, model: str, limit: int | No
         overall.add(tally(path, domain / QUESTIONS_FILE, limit))
     run = _run(_records(files[0])[0])
     for row, outcomes, goal in zip(rows, (overall.yes_no, overall.open, overall.multi_hop), (YES_NO_GOAL, OPEN_GOAL, MULTI_HOP_GOAL)):
-        row.run, row.measured = run, _share(sum(outcomes), len(outcomes))
+        row.run, row.measured = run, share(sum(outcomes), len(outcomes))
         row.met = bool(outcomes) and sum(outcomes) >= goal * len(outcomes)
     calls = overall.calls / overall.questions if overall.questions else float("nan")
     rows[3].run, rows[3].measured, rows[3].met = run, f"{calls:.1f}", calls <= CALLS_GOAL
@@ -118,8 +115,8 @@ def heldout_rows(folder: Path | None, strategy: str, model: str, limit: int | No
 
 
 def geography_row(path: Path | None, floor: float | None, baseline: Path | None) -> Row:
-    """Right answers on the geography split, against a baseline run over the same questions (a paired
-    McNemar p beside it) or, without one, against a floor share."""
+    """Right answers on the geography split, against a baseline run over the same questions (the questions
+    only one of the two got right and their exact McNemar p beside it) or, without one, against a floor share."""
     row = Row("geography test split (no regression)")
     if path is None:
         return row
@@ -128,16 +125,17 @@ def geography_row(path: Path | None, floor: float | None, baseline: Path | None)
     if baseline is not None:
         base_config, base_records = _records(baseline)
         before = {record.question_id: record.correct for record in base_records}
-        records = [record for record in records if record.question_id in before]
-        right, base_right = sum(record.correct for record in records), sum(before[record.question_id] for record in records)
-        only_run = sum(record.correct and not before[record.question_id] for record in records)
-        only_base = sum(before[record.question_id] and not record.correct for record in records)
-        row.measured = f"{_share(right, len(records))}, p = {mcnemar_p(only_run, only_base):.3f}"
-        row.goal = f">= {base_right}/{len(records)}, the baseline"
-        row.met = bool(records) and right >= base_right
+        after = {record.question_id: record.correct for record in records}
+        common = after.keys() & before.keys()
+        right, base_right = sum(after[q] for q in common), sum(before[q] for q in common)
+        shared, only_run, only_base = discordant(after, before)
+        row.measured = f"{share(right, shared)}; only this run right {only_run}, only the baseline {only_base}, p = {mcnemar_p(only_run, only_base):.3f}"
+        row.goal = f">= {base_right}/{shared}, the baseline"
+        row.met = bool(shared) and right >= base_right
+        row.note = f"geography baseline: {baseline} ({_run(base_config)}; {base_config.model_identity or base_config.model})"
         return row
     right = sum(record.correct for record in records)
-    row.measured = _share(right, len(records))
+    row.measured = share(right, len(records))
     floor = floor if floor is not None else GEOGRAPHY_FLOOR.get(config.strategy)
     if floor is not None:
         row.goal = f">= {floor:.0%}"
@@ -154,8 +152,8 @@ def colota_row(path: Path | None) -> Row:
     scored = [record for record in records if isinstance(record.gold, bool)]
     right = sum(record.correct for record in scored)
     always_false = sum(record.gold is False for record in scored)
-    row.measured = _share(right, len(scored))
-    row.goal = f">= {_share(always_false, len(scored))}, always False"
+    row.measured = share(right, len(scored))
+    row.goal = f">= {share(always_false, len(scored))}, always False"
     row.met = bool(scored) and right >= always_false
     return row
 
@@ -188,9 +186,9 @@ def main() -> None:
         colota_row(args.colota),
     ]
     print(table(rows))
-    if args.geography is not None and args.geography_baseline is not None:
-        config = read_results(args.geography_baseline).config
-        print(f"\ngeography baseline: {args.geography_baseline} ({_run(config)}; {config.model_identity or config.model})")
+    for row in rows:
+        if row.note:
+            print(f"\n{row.note}")
     runs = {row.run for row in rows if row.run != "-"}
     if len(runs) > 1:
         print(f"\nnote: the rows come from {len(runs)} different runs: {'; '.join(sorted(runs))}")

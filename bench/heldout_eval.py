@@ -59,11 +59,19 @@ class Tally:
 
     def row(self, *labels: str) -> str:
         calls = f"{self.calls / self.questions:.1f}" if self.questions else "-"
-        return f"| {' | '.join(labels)} | {self.questions} | {_share(self.yes_no)} | {_share(self.open)} | {_share(self.multi_hop)} | {calls} |"
+        shares = (share(sum(outcomes), len(outcomes)) for outcomes in (self.yes_no, self.open, self.multi_hop))
+        return f"| {' | '.join(labels)} | {self.questions} | {' | '.join(shares)} | {calls} |"
 
 
-def _share(outcomes: list[bool]) -> str:
-    return f"{sum(outcomes)}/{len(outcomes)} ({100 * sum(outcomes) / len(outcomes):.0f}%)" if outcomes else "-"
+def share(right: int, total: int) -> str:
+    """ "3/4 (75%)", or "-" when there is nothing to count."""
+    return f"{right}/{total} ({100 * right / total:.0f}%)" if total else "-"
+
+
+def discordant(a: dict[str, bool], b: dict[str, bool]) -> tuple[int, int, int]:
+    """Two runs' question id -> right, over the questions both answered: how many, only A right, only B right."""
+    shared = a.keys() & b.keys()
+    return len(shared), sum(a[q] and not b[q] for q in shared), sum(b[q] and not a[q] for q in shared)
 
 
 def _run(command: list[str], allowed: tuple[int, ...] = (0,)) -> None:
@@ -127,10 +135,8 @@ def paired(runs: dict[str, Tally]) -> list[str]:
     """Every two runs over the questions both answered: only the first right, only the second, McNemar p."""
     lines = ["| run A | run B | shared questions | only A right | only B right | McNemar p |", "| --- | --- | --- | --- | --- | --- |"]
     for (label_a, a), (label_b, b) in combinations(runs.items(), 2):
-        shared = a.correct.keys() & b.correct.keys()
-        only_a = sum(a.correct[q] and not b.correct[q] for q in shared)
-        only_b = sum(b.correct[q] and not a.correct[q] for q in shared)
-        lines.append(f"| {label_a} | {label_b} | {len(shared)} | {only_a} | {only_b} | {mcnemar_p(only_a, only_b):.3f} |")
+        shared, only_a, only_b = discordant(a.correct, b.correct)
+        lines.append(f"| {label_a} | {label_b} | {shared} | {only_a} | {only_b} | {mcnemar_p(only_a, only_b):.3f} |")
     return lines
 
 

@@ -72,8 +72,25 @@ def test_every_target_is_read_from_its_results_file_with_its_goal(tmp_path: Path
     command = [sys.executable, BENCH / "default_targets.py", "--geography", demo, "--geography-baseline", demo]
     printed_paired = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     geography = _row(printed_paired, "geography test split (no regression)")
-    assert geography[2:] == [f"{right}/4 ({100 * right / 4:.0f}%), p = 1.000", f">= {right}/4, the baseline", "yes"]
+    share = f"{right}/4 ({100 * right / 4:.0f}%)"
+    assert geography[2:] == [f"{share}; only this run right 0, only the baseline 0, p = 1.000", f">= {right}/4, the baseline", "yes"]
     assert f"geography baseline: {demo} (ark · test; " in printed_paired
+
+    # A baseline that differs on one question: that question is counted on its side.
+    lines = [json.loads(line) for line in demo.read_text(encoding="utf-8").splitlines()]
+    flipped = next(line for line in lines if "question_id" in line)
+    flipped["correct"] = not flipped["correct"]
+    baseline = tmp_path / "baseline.jsonl"
+    baseline.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    command = [sys.executable, BENCH / "default_targets.py", "--geography", demo, "--geography-baseline", baseline]
+    geography = _row(subprocess.run(command, check=True, capture_output=True, text=True).stdout, "geography test split (no regression)")
+    only_run, only_base = (0, 1) if flipped["correct"] else (1, 0)
+    base_right = right + only_base - only_run
+    assert geography[2:] == [
+        f"{share}; only this run right {only_run}, only the baseline {only_base}, p = 1.000",
+        f">= {base_right}/4, the baseline",
+        "yes" if right >= base_right else "no",
+    ]
 
     outcomes: dict[str, list[bool]] = {"yes/no": [], "open": []}
     calls = 0
