@@ -12,6 +12,13 @@ from typing import TextIO
 from arkg.errors import ArkgError
 
 
+def user_cache_dir() -> Path:
+    """Where arkg keeps what it can make again: $ARKG_CACHE_DIR, else ($XDG_CACHE_HOME or ~/.cache)/arkg."""
+    if directory := os.environ.get("ARKG_CACHE_DIR"):
+        return Path(directory).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "arkg"
+
+
 def check_writable_file(path: Path, what: str = "output file") -> None:
     """Raise ArkgError naming `path` unless it can be written: its folder exists and accepts new files,
     it is not a folder, a device or the like itself, and (when it exists) it is writable. Leaves nothing

@@ -11,7 +11,8 @@ import pytest
 
 from arkg.errors import ArkgError
 from arkg.synth import Progress, Source, SynthOptions, Variant, parse_split, synthesize
-from arkg.synth.provenance import file_sha256, kg_digest
+from arkg.llm.file_digest import file_sha256
+from arkg.synth.provenance import kg_digest
 
 FAST = SynthOptions(variants=(Variant.GOLD, Variant.UNSETTLED))
 

@@ -17,6 +17,7 @@ from arkg.llm.base import ChatModel
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.cache import CachedModel
 from arkg.llm.testing import TestModel
+from arkg.paths import user_cache_dir
 
 if TYPE_CHECKING:
     from arkg.llm.llamacpp import LlamaCppModel
@@ -221,11 +222,8 @@ def _spec_error(spec: str, reason: str) -> SpecError:
 
 
 def default_cache_path() -> Path:
-    """$ARKG_CACHE_DIR/responses.sqlite, else the user cache dir ($XDG_CACHE_HOME or ~/.cache)/arkg."""
-    if directory := os.environ.get("ARKG_CACHE_DIR"):
-        return Path(directory).expanduser() / "responses.sqlite"
-    cache_home = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(cache_home) / "arkg" / "responses.sqlite"
+    """responses.sqlite in arkg's cache folder ($ARKG_CACHE_DIR, else ($XDG_CACHE_HOME or ~/.cache)/arkg)."""
+    return user_cache_dir() / "responses.sqlite"
 
 
 def _llama_threads() -> int | None:

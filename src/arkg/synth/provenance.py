@@ -1,22 +1,11 @@
-"""Digests that say exactly which data a synthesis read: files by SHA-256, a KG by its content."""
+"""The digest that says exactly which KG a synthesis read: its content, however it was stored."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 
 from arkg.graph.sqlite_store import SQLiteGraph
-
-_CHUNK = 1 << 20
-
-
-def file_sha256(path: str | Path) -> str:
-    digest = hashlib.sha256()
-    with Path(path).open("rb") as data:
-        while chunk := data.read(_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def kg_digest(kg: SQLiteGraph) -> tuple[str, int]:

@@ -34,7 +34,8 @@ from arkg.paths import check_writable_file, write_atomically
 from arkg.synth.chains import Reason, Unusable
 from arkg.synth.memo import SearchMemo
 from arkg.synth.pipeline import SynthOptions, synthesize_chain
-from arkg.synth.provenance import file_sha256, kg_digest
+from arkg.llm.file_digest import file_sha256
+from arkg.synth.provenance import kg_digest
 from arkg.synth.sources.base import Source
 from arkg.synth.split import SplitRule
 
