@@ -46,6 +46,23 @@ def entities_in_question(
     return list(dict.fromkeys([*mentioned, *fuzzy]))[:limit]
 
 
+def named_in_question(question: str, accept: Callable[[str], bool]) -> list[str]:
+    """Accepted entities the question names as written, in the order it first names them. Where a name
+    stands inside a longer one ("Paris" in "Paris Saint-Germain") it is part of that name there."""
+    folded_question = fold(question)
+    spans = {
+        name: [found.span() for found in re.finditer(rf"(?<!\w){re.escape(fold(name))}(?!\w)", folded_question)]
+        for name in dict.fromkeys(text for text in question_ngrams(question) if accept(text))
+    }
+    longer = [(start, end) for found in spans.values() for start, end in found]
+
+    def own(start: int, end: int) -> bool:
+        return not any(a <= start and end <= b and b - a > end - start for a, b in longer)
+
+    first = {name: min((start for start, end in found if own(start, end)), default=-1) for name, found in spans.items()}
+    return sorted((name for name, start in first.items() if start >= 0), key=first.__getitem__)
+
+
 def rank_by_question(labels: Iterable[str], question: str) -> list[str]:
     """Labels ordered by how closely they match words of the question (stable for ties)."""
     folded_question = fold(question)

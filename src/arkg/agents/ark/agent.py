@@ -35,7 +35,7 @@ from arkg.agents.ark.trace import (
     TriplesRetrieved,
 )
 from arkg.agents.answers import only_words_of, read_answer
-from arkg.agents.candidates import entities_in_question, rank_by_question
+from arkg.agents.candidates import entities_in_question, named_in_question, rank_by_question
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.prompts import Prompt, load_prompt
 from arkg.agents.retrieval import link_entities
@@ -140,6 +140,9 @@ class _Run(StrategyRun[ArkTrace]):
         self.messages: list[Message] = []
         self.finished: list[_FinishedStep] = []
         self.explored: set[tuple[str, _RelationOption]] = set()  # (anchor, relation) of finished steps
+        self.named: list[str] = []  # entities the question names as written (ArkSettings.visit_named_entities)
+        self.continued_for: list[str] = []  # those that exploring went on for, each once
+        self.visited_named: set[str] = set()  # those the agent made the anchor of a step, each once
         self.step = _Step(k=0)
         self.stop_reason = StopReason.DONE
 
@@ -169,6 +172,7 @@ class _Run(StrategyRun[ArkTrace]):
     def init(self) -> Node:
         self.messages = self.base_context()
         self.trace.question_entities = link_entities(self.kg, self.question, self.settings.max_anchor_candidates)
+        self.named = named_in_question(self.question, self.explorable) if self.settings.visit_named_entities else []
         return Node.NEW_STEP
 
     # Node 2
@@ -194,13 +198,20 @@ class _Run(StrategyRun[ArkTrace]):
         if self.constrained and not step.anchor_candidates:
             self.stop_reason = StopReason.NO_ANCHOR
             return Node.FINAL_ANSWER
-        if self.constrained:
-            options = Choice(self.show(step.anchor_candidates))
-            shown, call = self.decide(options, Purpose.ANCHOR, step.anchor_attempts)
+        named = self.named_to_visit() if step.anchor_attempts == 1 else None
+        if named is not None:
+            # The step exists for this entity: the agent names it; the context reads as if the model had.
+            self.visited_named.add(named)
+            reply = one_line(named) if self.constrained else replies.AnchorReply(anchor_entity=one_line(named)).model_dump_json()
+            self.messages.append(Message(role="assistant", content=reply))
+            proposed, call = named, None
         else:
-            reply, call = self.decide(replies.AnchorReply, Purpose.ANCHOR, step.anchor_attempts)
-            shown = reply.anchor_entity.strip()
-        proposed = self.shown_names.get(shown, shown)
+            if self.constrained:
+                shown, call = self.decide(Choice(self.show(step.anchor_candidates)), Purpose.ANCHOR, step.anchor_attempts)
+            else:
+                answer, call = self.decide(replies.AnchorReply, Purpose.ANCHOR, step.anchor_attempts)
+                shown = answer.anchor_entity.strip()
+            proposed = self.shown_names.get(shown, shown)
         valid = bool(proposed) and self.explorable(proposed)
         step.feedback = "" if valid else self.anchor_feedback(proposed)
         repeated = not valid and self.repeats(proposed, step.rejected_anchors)
@@ -400,9 +411,11 @@ class _Run(StrategyRun[ArkTrace]):
         )
         summary = self.summary()
         self.messages = [*self.base_context(), Message(role="user", content=summary)]
-        self.record(Cleanup(step=step.k, summary=summary))
         continue_exploring = step.reasoning.continue_exploring
-        node = route_continue(step.k, self.settings.k_max, continue_exploring)
+        unreached = [] if continue_exploring else self.named_unreached()
+        self.continued_for += unreached
+        self.record(Cleanup(step=step.k, summary=summary, continued_for=unreached))
+        node = route_continue(step.k, self.settings.k_max, continue_exploring, bool(unreached))
         if node is Node.FINAL_ANSWER:
             self.stop_reason = StopReason.K_MAX if continue_exploring else StopReason.DONE
         return node
@@ -491,9 +504,26 @@ class _Run(StrategyRun[ArkTrace]):
             for name in (record.head, record.tail)
         ]
         new = [name for name in dict.fromkeys([*cited, *met]) if name not in in_question and self.explorable(name)]
-        # From step 2 on, the entities just reached are the likely next hop: offer them first.
-        candidates = [name for name in dict.fromkeys([*new, *in_question]) if not self.exhausted(name)]
+        # From step 2 on, the entities just reached are the likely next hop: offer them first; a step taken
+        # for an entity of the question that no step reached offers that one first.
+        named = [name] if (name := self.named_to_visit()) is not None else []
+        candidates = [name for name in dict.fromkeys([*named, *new, *in_question]) if not self.exhausted(name)]
         return candidates[:limit]
+
+    def reached(self) -> set[str]:
+        """The anchors of finished steps and the entities of the facts they cited."""
+        cited = {name for record in self.cited() for name in (record.head, record.tail)}
+        return cited | {step.anchor for step in self.finished}
+
+    def named_to_visit(self) -> str | None:
+        """The first entity that exploring went on for, not reached yet and not yet made an anchor by the agent."""
+        reached = self.reached()
+        return next((name for name in self.continued_for if name not in reached and name not in self.visited_named), None)
+
+    def named_unreached(self) -> list[str]:
+        """Entities the question names that no step reached and exploring has not gone on for yet."""
+        reached = self.reached()
+        return [name for name in self.named if name not in reached and name not in self.continued_for and not self.exhausted(name)]
 
     def relation_options(self, anchor: str) -> list[_RelationOption]:
         return [

@@ -56,10 +56,11 @@ def route_reasoning(valid: bool, c: int, c_max: int) -> Node:
     return Node.RETRIEVE_TRIPLES
 
 
-def route_continue(k: int, k_max: int, continue_exploring: bool) -> Node:
-    """Eq. (11): route(R(k)) after cleanup."""
+def route_continue(k: int, k_max: int, continue_exploring: bool, named_unreached: bool = False) -> Node:
+    """Eq. (11): route(R(k)) after cleanup. `named_unreached` is arkg's addition: the question names an
+    entity that no step has reached yet (ArkSettings.visit_named_entities), which keeps exploring too."""
     if k >= k_max:
         return Node.FINAL_ANSWER
-    if continue_exploring:  # f(k) = 1
+    if continue_exploring or named_unreached:  # f(k) = 1, or an entity of the question not yet reached
         return Node.NEW_STEP
     return Node.FINAL_ANSWER

@@ -35,3 +35,9 @@ class ArkSettings(BaseModel):
         description="show the final answer step the largest and smallest cited numbers and dates, their"
         " orderings and counts of cited facts (an arkg extension; the paper leaves comparing to the model)",
     )
+    visit_named_entities: bool = Field(
+        False,
+        description="when the model stops while an entity the question names (as written) is neither an"
+        " anchor nor in a cited fact, go on for one more step with that entity offered first, once per entity"
+        " (an arkg extension; the paper stops when the model does)",
+    )

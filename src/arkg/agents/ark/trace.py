@@ -69,7 +69,9 @@ class AnchorAttempt(ModelEvent):
     proposed: str
     valid: bool
     feedback: str | None = None  # what the next attempt is told, when this one was invalid
-    call: ModelCall
+    # None: no model call, the agent named the anchor (an entity of the question that no step reached,
+    # ArkSettings.visit_named_entities).
+    call: ModelCall | None
 
 
 class RelationsRetrieved(Event):
@@ -122,6 +124,9 @@ class Cleanup(Event):
     kind: Literal["cleanup"] = "cleanup"
     step: int
     summary: str
+    # Entities the question names that no step reached when the model stopped: exploring went on for
+    # them (ArkSettings.visit_named_entities).
+    continued_for: list[str] = []
 
 
 class FinalAnswer(ModelEvent):

@@ -22,7 +22,8 @@ from arkg.text import one_line
 
 
 def anchor(event: AnchorAttempt) -> Block:
-    return Block.of(attempt_line(event.step, event.attempt, "anchor", event.proposed, event.valid, event.feedback))
+    what = "anchor" if event.call is not None else "anchor named by the agent"
+    return Block.of(attempt_line(event.step, event.attempt, what, event.proposed, event.valid, event.feedback))
 
 
 def relations(event: RelationsRetrieved) -> Block:
@@ -67,7 +68,11 @@ def reasoning(event: ReasoningAttempt) -> Block:
 
 
 def cleanup(event: Cleanup) -> Block:
-    return Block.of(line(prefix(event.step), (f"summary of {event.step} step(s) kept; context reset", "dim")))
+    kept = line(prefix(event.step), (f"summary of {event.step} step(s) kept; context reset", "dim"))
+    if not event.continued_for:
+        return Block.of(kept)
+    named = ", ".join(one_line(name) for name in event.continued_for)
+    return Block((kept, line(prefix(event.step), (f"the question names {named}, not reached yet: one more step", "warn"))))
 
 
 def final(event: FinalAnswer) -> Block:
