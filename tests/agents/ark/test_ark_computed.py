@@ -54,6 +54,17 @@ def test_dates_are_ordered_across_relations_but_numbers_only_within_one():
     assert texts([record("T1", "Taiwan", "area", "35980"), record("T2", "Taiwan", "population", "16906283")]) == []
 
 
+def test_the_years_of_a_relation_named_for_years_are_ordered_as_dates():
+    years = [record("T1", "Brassa Traidi", "year described", "1921"), record("T2", "Velora Rafukeil", "year described", "1843")]
+    assert texts(years) == [
+        "Earliest year described cited: Velora Rafukeil (1843); latest: Brassa Traidi (1921).",
+        "(Brassa Traidi, year described, 1921) and (Velora Rafukeil, year described, 1843): 1921 is after 1843.",
+    ]
+    # Amounts stay amounts: a relation not named for years, or a value that is no year.
+    assert texts([record("T1", "A", "berths", "1921"), record("T2", "B", "berths", "1843")])[0].startswith("Largest berths cited:")
+    assert texts([record("T1", "A", "years active", "12"), record("T2", "B", "years active", "30")])[0].startswith("Largest years active")
+
+
 def test_equal_values_and_dates_of_different_precision():
     # All the same: no largest or smallest, only the ordering.
     assert texts([record("T1", "A", "area", "12"), record("T2", "B", "area", "12.0")]) == ["(A, area, 12) and (B, area, 12.0): 12 equals 12.0."]

@@ -7,11 +7,13 @@ commonsense to guess at, so with the setting on the answer prompt states it: whi
 largest and the smallest cited value of a relation (or the earliest and latest date); for every two
 cited facts whose values are numbers of the same relation, or dates, which is larger or earlier; and
 how many values of a relation were cited for each subject, compared across subjects. Each line names
-the cited facts it rests on, so it adds nothing the graph does not say.
+the cited facts it rests on, so it adds nothing the graph does not say. The whole numbers of a relation
+named for years ("year described": 1843) are points in time: earliest and latest, before and after.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Literal
@@ -22,9 +24,11 @@ from arkg.agents.support import Computation
 from arkg.agents.trace import TripleRecord
 from arkg.agents.triple_keys import triple_text
 from arkg.graph.literals import as_date, as_number, compare
+from arkg.graph.matching import fold
 from arkg.text import one_line
 
 MAX_LINES = 12  # the answer prompt stays short; pairs beyond this are left out, in order of citation
+_YEAR = re.compile(r"\d{3,4}")
 
 
 class Computed(BaseModel):
@@ -61,7 +65,7 @@ def _extremes(cited: Sequence[TripleRecord]) -> list[Computed]:
     for relation, records in groups.items():
         if len({record.head for record in records}) < 2:
             continue
-        numbers = all(as_number(record.tail) is not None for record in records)
+        numbers = all(as_number(record.tail) is not None for record in records) and not _years(relation, records)
         if not numbers and not all(as_date(record.tail) is not None for record in records):
             continue
         low = [r for r in records if not any(compare(other.tail, "<", r.tail) for other in records)]
@@ -79,6 +83,11 @@ def _extremes(cited: Sequence[TripleRecord]) -> list[Computed]:
     return lines
 
 
+def _years(relation: str, records: Sequence[TripleRecord]) -> bool:
+    """Whether the relation is named for years and every value is a year: ordered as dates, not amounts."""
+    return "year" in fold(relation).split() and all(_YEAR.fullmatch(record.tail.strip()) for record in records)
+
+
 def _holders(records: Sequence[TripleRecord]) -> str:
     return ", ".join(f"{one_line(record.head)} ({one_line(record.tail)})" for record in records)
 
@@ -90,6 +99,7 @@ def _orderings(cited: Sequence[TripleRecord]) -> list[Computed]:
         # Numbers of different relations (an area and a population) have no common scale; dates do.
         if numbers and left.relation != right.relation:
             continue
+        numbers = numbers and not _years(left.relation, [left, right])
         if not numbers and (as_date(left.tail) is None or as_date(right.tail) is None):
             continue
         words = _order_words(left.tail, right.tail, dated=not numbers)
