@@ -77,6 +77,13 @@ def test_off_the_run_stops_when_the_model_does() -> None:
     assert len(model.calls) == 4
 
 
+def test_at_k_max_no_step_follows_and_none_is_claimed() -> None:
+    replies = ["Yui Yuigahama", "has pet", reasoning(["T1"], "Her pet is Sablé."), answer("no")]
+    result, model = _run(BOTH_PETS, replies, ArkSettings(visit_named_entities=True, k_max=1))
+    assert [event.continued_for for event in result.trace.events if isinstance(event, Cleanup)] == [[]]
+    assert len(model.calls) == 4
+
+
 def test_an_entity_in_a_cited_fact_is_reached() -> None:
     replies = ["Yui Yuigahama", "has pet", reasoning(["T1"], "Her pet is Sablé."), answer("yes")]
     result, model = _run("Is Sablé the pet of Yui Yuigahama?", replies)

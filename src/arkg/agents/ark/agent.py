@@ -412,7 +412,8 @@ class _Run(StrategyRun[ArkTrace]):
         summary = self.summary()
         self.messages = [*self.base_context(), Message(role="user", content=summary)]
         continue_exploring = step.reasoning.continue_exploring
-        unreached = [] if continue_exploring else self.named_unreached()
+        # At k_max no step follows: the named entities left are not claimed as gone on for.
+        unreached = [] if continue_exploring or step.k >= self.settings.k_max else self.named_unreached()
         self.continued_for += unreached
         self.record(Cleanup(step=step.k, summary=summary, continued_for=unreached))
         node = route_continue(step.k, self.settings.k_max, continue_exploring, bool(unreached))
