@@ -126,9 +126,9 @@ def geography_row(path: Path | None, floor: float | None, baseline: Path | None)
         base_config, base_records = _records(baseline)
         before = {record.question_id: record.correct for record in base_records}
         after = {record.question_id: record.correct for record in records}
-        common = after.keys() & before.keys()
-        right, base_right = sum(after[q] for q in common), sum(before[q] for q in common)
         shared, only_run, only_base = discordant(after, before)
+        right = sum(correct for q, correct in after.items() if q in before)
+        base_right = right - only_run + only_base
         row.measured = f"{share(right, shared)}; only this run right {only_run}, only the baseline {only_base}, p = {mcnemar_p(only_run, only_base):.3f}"
         row.goal = f">= {base_right}/{shared}, the baseline"
         row.met = bool(shared) and right >= base_right

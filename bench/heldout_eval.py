@@ -106,16 +106,23 @@ def _evaluate(folder: Path, db: Path, strategy: str, model: str, limit: int | No
     return out
 
 
-def tally(results: Path, questions: Path, limit: int | None = None) -> Tally:
-    """The outcomes of a results file's records, told apart by the question file's answers and hops;
-    with `limit`, of the file's first `limit` questions only (a results file may hold more)."""
-    hops = {}
+def first_questions(questions: Path, limit: int | None = None) -> dict[str, dict]:
+    """Question id -> entry of a question file, of its first `limit` questions only when given (a
+    results file may hold more)."""
+    entries: dict[str, dict] = {}
     with questions.open(encoding="utf-8") as lines:
         for line in lines:
-            if limit is not None and len(hops) == limit:
+            if limit is not None and len(entries) == limit:
                 break
             entry = json.loads(line)
-            hops[entry["id"]] = entry["hops"]
+            entries[entry["id"]] = entry
+    return entries
+
+
+def tally(results: Path, questions: Path, limit: int | None = None) -> Tally:
+    """The outcomes of a results file's records, told apart by the question file's answers and hops;
+    with `limit`, of the file's first `limit` questions only."""
+    hops = {question_id: entry["hops"] for question_id, entry in first_questions(questions, limit).items()}
     found = Tally()
     for record in read_results(results).latest().values():
         if record.question_id not in hops:

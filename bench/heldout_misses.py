@@ -5,23 +5,22 @@
 Reads the results files that bench/heldout_eval.py wrote (DIR/<domain>/results/S--M.jsonl). A wrong open
 answer whose gold values are all among the entities of the cited facts failed in the answer step ("gold
 cited"); one whose gold values were all shown in a step (ARK's trace) but not all cited failed in the
-reasoning step ("gold shown, not cited"); the rest never reached a gold value ("gold not shown"; counts,
-whose gold is a number, are counted apart, and so are choices among entities the question names, "Which
-is higher, A or B?", whose deciding values are no gold). A wrong yes/no answer is told apart by whether every entity
-the question names was reached: an anchor of a step or an entity of a cited fact. With --list, each wrong
-answer and its class.
+reasoning step ("gold shown, not cited"); the rest never reached a gold value ("gold not shown"). Counts,
+whose gold is a number, are counted apart, and so are choices among entities the question names ("Which
+is higher, A or B?", whose deciding values are no gold). A wrong yes/no answer is told apart by whether
+every entity the question names was reached: an anchor of a step or an entity of a cited fact. With
+--list, each wrong answer and its class.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from heldout_eval import results_path
+from heldout_eval import first_questions, results_path
 
 from arkg.agents.candidates import named_in_question
 from arkg.eval.results import Record, read_results
@@ -41,10 +40,9 @@ CLASSES = [
 CHOICE, CITED, SHOWN, NOT_SHOWN, COUNT, REACHED, NOT_REACHED = CLASSES
 
 
-def _shown(record: Record) -> set[str]:
-    """Entities of the triples the run's steps were shown (ARK's "triples" events)."""
-    events: list[dict[str, Any]] = (record.trace or {}).get("events", [])
-    return {fold(name) for event in events if event.get("kind") == "triples" for t in event["triples"] for name in (t["head"], t["tail"])}
+def _steps(record: Record) -> list[dict[str, Any]]:
+    """The run's steps that were shown triples (ARK's "triples" events): their anchor and triples."""
+    return [event for event in (record.trace or {}).get("events", []) if event.get("kind") == "triples"]
 
 
 def miss_class(record: Record, question: str, is_entity: Any) -> str:
@@ -52,7 +50,7 @@ def miss_class(record: Record, question: str, is_entity: Any) -> str:
     cited = {fold(name) for triple in record.cited_triples for name in (triple["head"], triple["tail"])}
     named = {fold(name) for name in named_in_question(question, is_entity)}
     if isinstance(record.gold, bool):
-        anchors = {fold(event["anchor"]) for event in (record.trace or {}).get("events", []) if event.get("kind") == "triples"}
+        anchors = {fold(step["anchor"]) for step in _steps(record)}
         return REACHED if named <= cited | anchors else NOT_REACHED
     if not isinstance(record.gold, list):
         return COUNT
@@ -61,18 +59,13 @@ def miss_class(record: Record, question: str, is_entity: Any) -> str:
         return CHOICE
     if gold <= cited:
         return CITED
-    return SHOWN if gold <= cited | _shown(record) else NOT_SHOWN
+    shown = {fold(name) for step in _steps(record) for triple in step["triples"] for name in (triple["head"], triple["tail"])}
+    return SHOWN if gold <= cited | shown else NOT_SHOWN
 
 
 def domain_misses(folder: Path, strategy: str, model: str, limit: int | None) -> tuple[int, list[tuple[str, str, Record]]]:
     """How many questions were answered, and each wrong one: its class, question and record."""
-    questions: dict[str, str] = {}
-    with (folder / QUESTIONS_FILE).open(encoding="utf-8") as lines:
-        for line in lines:
-            if limit is not None and len(questions) == limit:
-                break
-            entry = json.loads(line)
-            questions[entry["id"]] = entry["question"]
+    questions = {question_id: entry["question"] for question_id, entry in first_questions(folder / QUESTIONS_FILE, limit).items()}
     path = results_path(folder, strategy, model)
     if not path.is_file():
         sys.exit(f"{path}: no results (run bench/heldout_eval.py --dir {folder.parent} --strategy {strategy} --model {model})")
