@@ -40,6 +40,9 @@ from arkg.llm import (
 )
 from arkg.llm.grammar import grammar_for
 from arkg.llm.llamacpp_server import llama_server
+from arkg.llm.llamacpp_cpu import avoid_crashing_kernels
+
+avoid_crashing_kernels()  # the Llama objects made here directly, as arkg makes its own
 
 CANDIDATES = Choice([f"Entity {i}: {name}" for i, name in enumerate(["Paris", "Sablé", "東京", "São Paulo"] * 25)])
 

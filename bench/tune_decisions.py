@@ -29,6 +29,9 @@ from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.spec import adapter_path, parse_model_spec
 from arkg.tune.weights import decisive_fields
+from arkg.llm.llamacpp_cpu import avoid_crashing_kernels
+
+avoid_crashing_kernels()  # the Llama objects made here directly, as arkg makes its own
 
 
 def _kinds(record: dict) -> list[tuple[str, tuple[int, int]]]:

@@ -13,6 +13,9 @@ from peft import LoraConfig, get_peft_model
 from arkg.tune.base import load_base
 from arkg.tune.adapter_file import export_adapter
 from arkg.tune.options import LLAMA_LINEAR_LAYERS
+from arkg.llm.llamacpp_cpu import avoid_crashing_kernels
+
+avoid_crashing_kernels()  # the Llama objects made here directly, as arkg makes its own
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,10 @@ from arkg.errors import ModelError
 from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, Sampling, Usage
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.grammar import grammar_for
+from arkg.llm.llamacpp_cpu import avoid_crashing_kernels
 from arkg.llm.lora_file import check_adapter
+
+avoid_crashing_kernels()
 
 _SHOWN_CHARS = 120  # of a cut-off reply, in its error: enough to see which field ran long
 

@@ -41,13 +41,14 @@ def llama_server(
     n_ctx: int = 2048,
     ready_timeout_s: float = 90,
 ) -> Iterator[RunningServer]:
-    """Start `python -m llama_cpp.server` on 127.0.0.1, wait until it answers, stop it on exit."""
+    """Start llama-cpp-python's server (`python -m llama_cpp.server`, through arkg.llm.llamacpp_serve for
+    its CPU settings) on 127.0.0.1, wait until it answers, stop it on exit."""
     model = Path(model_path) if model_path is not None else bundled_model_path()
     port = port or _free_port()
     log_path = Path(tempfile.mkstemp(prefix=f"llama-server-{port}-", suffix=".log")[1])
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "llama_cpp.server", "--model", str(model),
+            [sys.executable, "-m", "arkg.llm.llamacpp_serve", "--model", str(model),
              "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(n_ctx)],
             stdout=log, stderr=subprocess.STDOUT,
         )  # fmt: skip
