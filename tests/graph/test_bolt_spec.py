@@ -72,8 +72,8 @@ def test_other_specs_are_not_bolt(spec: str) -> None:
         ("bolt://h?label=Person-1", "label must be a plain identifier"),
         ("bolt://h?name=name,`x`", "a name property must be a plain identifier"),
         ("bolt://h?relation=a b", "relation must be a plain identifier"),
-        ("bolt://h?limit=0", "limit must be a positive number"),
-        ("bolt://h?timeout=soon", "timeout must be a positive number"),
+        ("bolt://h?limit=0", "limit must be a whole number from 1 to 2,147,483,647, not '0'"),
+        ("bolt://h?timeout=soon", "timeout must be seconds above 0 and at most 86,400, not 'soon'"),
         ("bolt://h?attributes=maybe", "attributes must be true or false"),
         ("bolt://h?fulltext=my index", "the full-text index must be a plain identifier"),
         ("bolt://h?limit=1&limit=2", "given twice"),
@@ -83,6 +83,35 @@ def test_other_specs_are_not_bolt(spec: str) -> None:
 def test_bad_specs_are_refused_with_the_reason(spec: str, says: str) -> None:
     with pytest.raises(SpecError, match=says):
         parse_bolt_spec(spec, environ={})
+
+
+@pytest.mark.parametrize("value", ["1e308", "inf", "nan", "-inf", "0", "-1", "86400.5"])
+def test_a_timeout_out_of_range_is_refused_with_the_range(value: str) -> None:
+    # 1e308 seconds overflowed the driver's milliseconds (an internal error); nan and inf are no bound.
+    with pytest.raises(SpecError, match=rf"timeout must be seconds above 0 and at most 86,400, not '{value}'"):
+        parse_bolt_spec(f"bolt://h?timeout={value}", environ={})
+
+
+@pytest.mark.parametrize("value", ["4294967296", "2147483648", "99999999999999999999999", "0", "-1", "1.5", "1e3"])
+def test_a_limit_out_of_range_is_refused_with_the_range(value: str) -> None:
+    # FalkorDB wraps a LIMIT of 2**32 to 0: every lookup came back empty without a word.
+    with pytest.raises(SpecError, match=rf"limit must be a whole number from 1 to 2,147,483,647, not '{value}'"):
+        parse_bolt_spec(f"bolt://h?limit={value}", environ={})
+
+
+def test_the_ends_of_the_ranges_are_accepted() -> None:
+    assert parse_bolt_spec("bolt://h?timeout=86400&limit=2147483647", environ={}).timeout == 86400
+    assert parse_bolt_spec("bolt://h?timeout=86400&limit=2147483647", environ={}).limit == 2**31 - 1
+    assert parse_bolt_spec("bolt://h?timeout=0.001&limit=1", environ={}).timeout == 0.001
+
+
+def test_the_cli_refuses_an_out_of_range_option_before_connecting() -> None:
+    """Port 1 answers nothing: the URL is refused before any connection, in one red line, exit 1."""
+    result = CliRunner().invoke(app, ["kg", "info", "--db", "bolt://u:hidden@127.0.0.1:1?timeout=1e308"])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines() == [
+        "Error: bolt://u@127.0.0.1:1: timeout must be seconds above 0 and at most 86,400, not '1e308'"
+    ]
 
 
 def test_open_graph_sends_bolt_specs_to_the_bolt_backend() -> None:

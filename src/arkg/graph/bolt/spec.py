@@ -28,6 +28,13 @@ PASSWORD_VARIABLE = "ARKG_BOLT_PASSWORD"
 DEFAULT_USER = "neo4j"  # the user a password alone logs in as (FalkorDB's is "falkordb")
 DEFAULT_TIMEOUT = 30.0
 DEFAULT_LIMIT = 10_000
+# What `timeout` and `limit` may be: above the first, at most the second. A timeout past a day bounds
+# nothing, and the driver turns it into milliseconds (1e308 s overflows there: an internal error).
+# FalkorDB reads a LIMIT as 32 bits, 2**32 as 0: every lookup would be empty without a word; a
+# signed 32-bit number is what every server takes.
+MAX_TIMEOUT = 86_400
+MAX_LIMIT = 2**31 - 1
+RANGES = {"timeout": (0, MAX_TIMEOUT), "limit": (0, MAX_LIMIT)}
 FULLTEXT_AUTO, FULLTEXT_OFF = "auto", "off"
 _OPTIONS = ("label", "name", "relation", "attributes", "fulltext", "timeout", "limit")
 _TRUE, _FALSE = ("true", "yes", "1", "on"), ("false", "no", "0", "off")
@@ -156,10 +163,13 @@ def _fulltext(spec: str, value: str) -> str:
 def _number(spec: str, options: dict[str, str], key: str, kind: type, default: float) -> float:
     if key not in options:
         return default
+    low, high = RANGES[key]
     try:
         value = kind(options[key])
     except ValueError:
-        value = 0
-    if not value > 0:
-        raise SpecError(f"{redact_spec(spec)}: {key} must be a positive number, not {options[key]!r}")
+        value = None
+    # A comparison with nan is false: nan is refused too.
+    if value is None or not low < value <= high:
+        allowed = f"a whole number from {low + 1} to {high:,}" if kind is int else f"seconds above {low} and at most {high:,}"
+        raise SpecError(f"{redact_spec(spec)}: {key} must be {allowed}, not {options[key]!r}")
     return value
