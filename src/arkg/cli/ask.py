@@ -13,6 +13,7 @@ from rich.console import Console
 from arkg.agents import DEFAULT_STRATEGY, REGISTRY, Budget, Query, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
+from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.render import describe, footer
@@ -46,8 +47,8 @@ def ask(
         SelectionMode | None, typer.Option(help="free: names checked after the fact (the paper); constrained: valid picks only.")
     ] = None,
     edges: Annotated[EdgeSet | None, typer.Option(help="Explore outgoing edges only (the paper) or incoming ones too.")] = None,
-    k_max: Annotated[int | None, typer.Option("--k-max", min=1, help="Reasoning steps at most (strategies with k_max).")] = None,
-    c_max: Annotated[int | None, typer.Option("--c-max", min=1, help="Attempts per decision at most (strategies with c_max).")] = None,
+    k_max: Annotated[int | None, typer.Option("--k-max", min=1, max=MAX_INT, help="Reasoning steps at most (strategies with k_max).")] = None,
+    c_max: Annotated[int | None, typer.Option("--c-max", min=1, max=MAX_INT, help="Attempts per decision at most (strategies with c_max).")] = None,
     setting: Annotated[
         list[str] | None,
         typer.Option("--set", help="Any setting of the strategy as NAME=VALUE (repeat), e.g. --set max_depth=3."),
@@ -56,10 +57,10 @@ def ask(
         bool | None, typer.Option("--claim/--question", help="Read the input as a claim to verify, or as a question (default: from its wording).")
     ] = None,
     temperature: Annotated[float, typer.Option(**TEMPERATURE_RANGE, help="Sampling temperature, 0-2 (0: greedy).")] = 0.0,
-    seed: Annotated[int, typer.Option(help="Sampling seed (each model call adds its number).")] = 0,
-    max_calls: Annotated[int | None, typer.Option("--max-calls", min=1, help="Run budget: model calls at most.")] = None,
+    seed: Annotated[int, typer.Option(**ANY_INT, help="Sampling seed (each model call adds its number).")] = 0,
+    max_calls: Annotated[int | None, typer.Option("--max-calls", min=1, max=MAX_INT, help="Run budget: model calls at most.")] = None,
     max_total_tokens: Annotated[
-        int | None, typer.Option("--max-total-tokens", min=1, help="Run budget: prompt + completion tokens at most.")
+        int | None, typer.Option("--max-total-tokens", min=1, max=MAX_INT, help="Run budget: prompt + completion tokens at most.")
     ] = None,
     timeout: Timeout = None,
     retries: Retries = None,

@@ -14,6 +14,7 @@ from rich.markup import escape
 from arkg.agents import REGISTRY
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
+from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.eval_progress import eval_progress
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
@@ -59,11 +60,11 @@ def evaluate(
     ] = None,
     dataset: Annotated[Path | None, typer.Option("--dataset", help="The same as DATASET.", show_default=False)] = None,
     model: Model = None,
-    runs: Annotated[int, typer.Option("--runs", min=1, help="Runs per question; run r samples with seed S+r.")] = 1,
+    runs: Annotated[int, typer.Option("--runs", min=1, max=MAX_INT, help="Runs per question; run r samples with seed S+r.")] = 1,
     temperature: Annotated[float, typer.Option("--temperature", **TEMPERATURE_RANGE, help="Sampling temperature (0-2).")] = 0.0,
-    seed: Annotated[int, typer.Option("--seed", help="Base seed S.")] = 0,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Questions in parallel (HTTP backends).")] = 1,
-    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N questions.")] = None,
+    seed: Annotated[int, typer.Option("--seed", **ANY_INT, help="Base seed S.")] = 0,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, max=MAX_INT, help="Questions in parallel (HTTP backends).")] = 1,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, max=MAX_INT, help="Only the first N questions.")] = None,
     ids: Annotated[list[str] | None, typer.Option("--ids", help="Only these question ids (repeat, or comma-separate).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue OUT, skipping questions already answered (failed ones are retried).")] = False,
     mode: Annotated[SelectionMode | None, typer.Option("--mode", help="Free-text picks (paper) or constrained decoding (strategies that explore the KG).")] = None,
@@ -86,7 +87,7 @@ def evaluate(
         Perturbation,
         typer.Option("--perturb", help="Alter each question's KG: take out its gold triples, replace a gold tail, or add a conflicting triple."),
     ] = Perturbation.NONE,
-    max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1, help="Token budget per model call.")] = None,
+    max_tokens: Annotated[int | None, typer.Option("--max-tokens", min=1, max=MAX_INT, help="Token budget per model call.")] = None,
     timeout: Timeout = None,
     retries: Retries = None,
     protocol: Protocol = ProtocolName.ARKG,
@@ -98,7 +99,7 @@ def evaluate(
         int,
         typer.Option(
             "--max-unreachable", min=0,
-            help="Stop when this many questions in a row could not reach the model server (0: never stop).",
+            max=MAX_INT, help="Stop when this many questions in a row could not reach the model server (0: never stop).",
         ),
     ] = DEFAULT_MAX_UNAVAILABLE,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not use the response cache.")] = False,

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.tables import print_table
 from arkg.datasets.geo import build_geo_kg, generate_questions, write_questions
@@ -28,9 +29,9 @@ app = typer.Typer(help="A geography KG from real data, and questions with gold p
 @app.command()
 def build(
     db: Annotated[Path, typer.Argument(help="The SQLite store to write (must not exist unless --force).")],
-    min_city_population: Annotated[int, typer.Option(help="Keep cities with at least this many people (capitals always).")] = DEFAULT_MIN_CITY_POPULATION,
-    people: Annotated[int, typer.Option(min=0, help="Add this many fictional people born in its cities (for questions about people).")] = 0,
-    people_seed: Annotated[int, typer.Option(help="Seed of the fictional people.")] = 0,
+    min_city_population: Annotated[int, typer.Option(**ANY_INT, help="Keep cities with at least this many people (capitals always).")] = DEFAULT_MIN_CITY_POPULATION,
+    people: Annotated[int, typer.Option(min=0, max=MAX_INT, help="Add this many fictional people born in its cities (for questions about people).")] = 0,
+    people_seed: Annotated[int, typer.Option(**ANY_INT, help="Seed of the fictional people.")] = 0,
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
 ) -> None:
     """Build the geography KG; an interrupted or failed build leaves no file."""
@@ -61,8 +62,8 @@ def build(
 def questions(
     db: Annotated[Path, typer.Option("--db", help="The geography KG built by `arkg geo build`.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="The JSON Lines file to write.")],
-    seed: Annotated[int, typer.Option(help="Random seed: the same seed gives the same questions.")] = 0,
-    per_template: Annotated[int, typer.Option(help="At most this many questions per template.")] = DEFAULT_PER_TEMPLATE,
+    seed: Annotated[int, typer.Option(**ANY_INT, help="Random seed: the same seed gives the same questions.")] = 0,
+    per_template: Annotated[int, typer.Option(**ANY_INT, help="At most this many questions per template.")] = DEFAULT_PER_TEMPLATE,
 ) -> None:
     """Generate questions with gold programs, answers and evidence over the geography KG."""
     console = Console()

@@ -20,6 +20,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 from rich.text import Text
 
+from arkg.cli.bounds import MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.on_demand import commands_on_demand
 from arkg.errors import ArkgError, EntityNotFound
@@ -317,7 +318,7 @@ def entities(
     search: Annotated[
         str | None, typer.Option("--search", "-s", help="Only names containing this text (case and accents ignored).")
     ] = None,
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="At most this many entities.")] = 50,
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, max=MAX_INT, help="At most this many entities.")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list instead of a table.")] = False,
     db: StoreOption = None,
 ) -> None:

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from arkg.cli.bounds import MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.options import positive_seconds
 from arkg.errors import ArkgError
@@ -28,7 +29,7 @@ def fetch(
     ],
     db: Annotated[Path, typer.Option(help="SQLite store to write (an existing store is replaced; any other file only with --force).")],
     schema: Annotated[str, typer.Option(help=f"How the endpoint lays out its graph: {' | '.join(SCHEMAS)}.")] = "wikidata",
-    hops: Annotated[int, typer.Option(min=1, help="How many hops around the entities to copy.")] = 1,
+    hops: Annotated[int, typer.Option(min=1, max=MAX_INT, help="How many hops around the entities to copy.")] = 1,
     lang: Annotated[
         list[str] | None, typer.Option(help="Label language; repeat for a fallback chain (--lang en --lang de).")
     ] = None,

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from arkg.agents import DEFAULT_STRATEGY, REGISTRY, strategy_info
+from arkg.cli.bounds import MAX_INT
 from arkg.cli.errors import user_errors
 from arkg.cli.options import Model, Retries, Timeout
 from arkg.errors import ArkgError
@@ -48,11 +49,11 @@ def mcp(
         typer.Option(help="Save each answered question's trace in this folder as TRACE_ID.json (`arkg serve --traces` replays them)."),
     ] = None,
     queue_size: Annotated[
-        int, typer.Option("--queue-size", min=1, help="Questions that may wait behind the running one; more are refused.")
+        int, typer.Option("--queue-size", min=1, max=MAX_INT, help="Questions that may wait behind the running one; more are refused.")
     ] = 8,
-    max_calls: Annotated[int, typer.Option("--max-calls", min=1, help="A question's model calls at most (a call may ask fewer).")] = 64,
+    max_calls: Annotated[int, typer.Option("--max-calls", min=1, max=MAX_INT, help="A question's model calls at most (a call may ask fewer).")] = 64,
     max_total_tokens: Annotated[
-        int, typer.Option("--max-total-tokens", min=1, help="A question's prompt + completion tokens at most (a call may ask fewer).")
+        int, typer.Option("--max-total-tokens", min=1, max=MAX_INT, help="A question's prompt + completion tokens at most (a call may ask fewer).")
     ] = 200_000,
     timeout: Timeout = None,
     retries: Retries = None,

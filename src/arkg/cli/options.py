@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from arkg.agents import PROTOCOLS, REGISTRY
+from arkg.cli.bounds import MAX_INT
 
 
 def positive_seconds(value: float | None) -> float | None:
@@ -39,7 +40,7 @@ Model = Annotated[
 ]
 Retries = Annotated[
     int | None,
-    typer.Option("--retries", min=0, help="Retries of a failed model request (server backends; default: the backend's)."),
+    typer.Option("--retries", min=0, max=MAX_INT, help="Retries of a failed model request (server backends; default: the backend's)."),
 ]
 # The range of Sampling.temperature, checked when the options are parsed.
 TEMPERATURE_RANGE = {"min": 0.0, "max": 2.0}
@@ -60,7 +61,7 @@ Grounded = Annotated[
     bool, typer.Option("--grounded", help="Abstain (answer None) when the cited facts do not support the answer.")
 ]
 Samples = Annotated[
-    int, typer.Option("--samples", min=1, help="Self-consistency: run the strategy N times and need agreement (1: off).")
+    int, typer.Option("--samples", min=1, max=MAX_INT, help="Self-consistency: run the strategy N times and need agreement (1: off).")
 ]
 Agreement = Annotated[
     float, typer.Option("--agreement", min=0.01, max=1.0, help="Self-consistency: share of the samples an answer needs.")

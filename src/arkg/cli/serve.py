@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from arkg.agents import DEFAULT_STRATEGY, REGISTRY, strategy_info
+from arkg.cli.bounds import MAX_INT
 from arkg.cli.errors import user_errors
 from arkg.cli.options import Model, Retries, Timeout
 from arkg.errors import ArkgError
@@ -46,7 +47,7 @@ def serve(
         typer.Option(help="The folder whose trace and results files the page may replay (nothing outside it is read). Default: the current folder."),
     ] = None,
     queue_size: Annotated[
-        int, typer.Option("--queue-size", min=1, help="Runs that may wait behind the running one; more are refused (503).")
+        int, typer.Option("--queue-size", min=1, max=MAX_INT, help="Runs that may wait behind the running one; more are refused (503).")
     ] = 8,
     header_timeout: Annotated[
         float | None,

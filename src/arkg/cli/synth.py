@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.tables import print_table
 from arkg.errors import ArkgError
@@ -45,10 +46,10 @@ def synth(
         int,
         typer.Option("--domains", min=0, max=len(TRAINING_DOMAINS), help=f"The first N of the {len(TRAINING_DOMAINS)} fictional training domains (docs/synth-domains.md), seeded by --seed."),
     ] = 0,
-    domain_questions: Annotated[int, typer.Option("--domain-questions", min=1, help="Questions per template and domain, with --domains.")] = DEFAULT_PER_TEMPLATE,
+    domain_questions: Annotated[int, typer.Option("--domain-questions", min=1, max=MAX_INT, help="Questions per template and domain, with --domains.")] = DEFAULT_PER_TEMPLATE,
     split: Annotated[str, typer.Option("--split", help=f"Which questions to use: {', '.join(RULES)} (see docs/tuning.md).")] = "default",
     exclude: Annotated[Path | None, typer.Option("--exclude", help="A file of question ids (one per line) never to use.")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the fact-reading variants: the same seed gives the same file.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", **ANY_INT, help="Seed of the fact-reading variants: the same seed gives the same file.")] = 0,
     strategy: Annotated[list[str] | None, typer.Option("--strategy", "-s", help=f"Strategies to write pairs for (repeat): {', '.join(STRATEGIES)}.")] = None,
     mode: Annotated[list[SelectionMode] | None, typer.Option("--mode", help="Selection modes (repeat); default both.")] = None,
     variant: Annotated[list[Variant] | None, typer.Option("--variant", help="Gold chains, contradicting or unsettling facts (repeat); default all.")] = None,

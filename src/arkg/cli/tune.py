@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
+from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.eval_progress import progress_bar
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
@@ -39,24 +40,24 @@ def tune(
             help="Tune this adapter further (GGUF, as arkg tune exports; e.g. the shipped one) instead of a fresh one; same --rank and --layers.",
         ),
     ] = None,
-    rank: Annotated[int, typer.Option(min=1, help="LoRA rank.")] = _DEFAULTS.rank,
-    layers: Annotated[int | None, typer.Option(min=1, help="Adapt only the last N transformer blocks (default: all).")] = None,
+    rank: Annotated[int, typer.Option(min=1, max=MAX_INT, help="LoRA rank.")] = _DEFAULTS.rank,
+    layers: Annotated[int | None, typer.Option(min=1, max=MAX_INT, help="Adapt only the last N transformer blocks (default: all).")] = None,
     alpha: Annotated[float, typer.Option(min=0.0, help="LoRA alpha (updates scale by alpha / rank).")] = _DEFAULTS.alpha,
     learning_rate: Annotated[float, typer.Option("--lr", help="Peak learning rate (cosine schedule), above 0 and at most 1.")] = _DEFAULTS.learning_rate,
     epochs: Annotated[float, typer.Option(min=0.0, help="Passes over the data.")] = _DEFAULTS.epochs,
-    max_steps: Annotated[int | None, typer.Option(min=1, help="Stop after this many optimizer steps (overrides --epochs).")] = None,
-    batch_size: Annotated[int, typer.Option(min=1, help="Examples per optimizer step.")] = _DEFAULTS.batch_size,
-    max_tokens: Annotated[int, typer.Option(min=16, help="Leave out examples longer than this (never cut).")] = _DEFAULTS.max_tokens,
-    max_examples: Annotated[int | None, typer.Option(min=1, help="Train on a seeded sample of this many pairs.")] = None,
+    max_steps: Annotated[int | None, typer.Option(min=1, max=MAX_INT, help="Stop after this many optimizer steps (overrides --epochs).")] = None,
+    batch_size: Annotated[int, typer.Option(min=1, max=MAX_INT, help="Examples per optimizer step.")] = _DEFAULTS.batch_size,
+    max_tokens: Annotated[int, typer.Option(min=16, max=MAX_INT, help="Leave out examples longer than this (never cut).")] = _DEFAULTS.max_tokens,
+    max_examples: Annotated[int | None, typer.Option(min=1, max=MAX_INT, help="Train on a seeded sample of this many pairs.")] = None,
     decision_weight: Annotated[
         float, typer.Option(min=0.0, help="Loss weight of a reply's decision tokens against its prose (1: plain mean).")
     ] = _DEFAULTS.decision_weight,
-    warmup_steps: Annotated[int, typer.Option(min=0, help="Steps of linear warm-up.")] = _DEFAULTS.warmup_steps,
-    save_every: Annotated[int, typer.Option(min=1, help="Steps between checkpoints.")] = _DEFAULTS.save_every,
-    seed: Annotated[int, typer.Option(help="Seed of the initialisation, sampling and data order.")] = _DEFAULTS.seed,
+    warmup_steps: Annotated[int, typer.Option(min=0, max=MAX_INT, help="Steps of linear warm-up.")] = _DEFAULTS.warmup_steps,
+    save_every: Annotated[int, typer.Option(min=1, max=MAX_INT, help="Steps between checkpoints.")] = _DEFAULTS.save_every,
+    seed: Annotated[int, typer.Option(**ANY_INT, help="Seed of the initialisation, sampling and data order.")] = _DEFAULTS.seed,
     restart: Annotated[bool, typer.Option("--restart", help="Discard the folder's checkpoints and start over.")] = False,
-    threads: Annotated[int | None, typer.Option(min=1, help="CPU threads (default: one per core; on shared cores 1 can be faster).")] = None,
-    micro_batch_size: Annotated[int | None, typer.Option(min=1, help="Examples per forward pass, a divisor of --batch-size (default: all of them): the same steps in less memory; a run may resume with another.")] = None,
+    threads: Annotated[int | None, typer.Option(min=1, max=MAX_INT, help="CPU threads (default: one per core; on shared cores 1 can be faster).")] = None,
+    micro_batch_size: Annotated[int | None, typer.Option(min=1, max=MAX_INT, help="Examples per forward pass, a divisor of --batch-size (default: all of them): the same steps in less memory; a run may resume with another.")] = None,
     precision: Annotated[
         Precision,
         typer.Option(help="Compute precision: auto takes bfloat16 autocast where the GPU or CPU (AVX512-BF16, AMX) computes it natively."),
@@ -140,7 +141,7 @@ def merge_adapters(
     ],
     out: Annotated[Path, typer.Option("--out", help="The merged adapter (GGUF); its provenance is written beside it as .json.")],
     rank: Annotated[
-        int | None, typer.Option(min=1, help="Approximate the sum at this LoRA rank (truncated SVD); default: exact, the ranks summed.")
+        int | None, typer.Option(min=1, max=MAX_INT, help="Approximate the sum at this LoRA rank (truncated SVD); default: exact, the ranks summed.")
     ] = None,
 ) -> None:
     """Merge LoRA adapters into one whose update is the weighted sum of theirs (a model soup of adapters).
