@@ -311,16 +311,42 @@ def notes(systems: list[SystemReport]) -> list[str]:
 
 
 def to_markdown(tables: list[Table], warnings: list[str], notes: list[str], images: list[Path]) -> str:
+    """The report as Markdown. Labels, model and KG names, notes and warnings come from results files:
+    every text is escaped (markdown_text), so that none of it renders as markup, links or HTML."""
     parts = ["# Evaluation report", ""]
     for warning in warnings:
-        parts += [f"**Warning:** {one_line(warning)}", ""]
+        parts += [f"**Warning:** {markdown_text(warning)}", ""]
     for table in tables:
-        parts += markdown_table(table, heading="## ")
+        parts += markdown_table(_escaped(table), heading="## ")
     if notes:
-        parts += ["## Notes", "", *(f"- {one_line(note)}" for note in notes), ""]
+        parts += ["## Notes", "", *(f"- {markdown_text(note)}" for note in notes), ""]
     if images:
         parts += ["## Plots", "", *(f"![{image.stem}]({image.name})" for image in images), ""]
     return "\n".join(parts)
+
+
+# Characters that could start Markdown or HTML (or escape the next one): each is written behind a
+# backslash, CommonMark's escape of ASCII punctuation, which renders as the character itself.
+_MARKDOWN_SPECIAL = "\\`*_[]<>|&"
+
+
+def markdown_text(text: str, pipes: bool = True) -> str:
+    """`text` on one line with its Markdown specials escaped; `pipes=False` leaves `|` to
+    markdown_table, which escapes it in cells."""
+    special = _MARKDOWN_SPECIAL if pipes else _MARKDOWN_SPECIAL.replace("|", "")
+    return "".join(f"\\{char}" if char in special else char for char in one_line(text))
+
+
+def _escaped(table: Table) -> Table:
+    def cell(text: str) -> str:
+        return markdown_text(text, pipes=False)
+
+    return Table(
+        title=markdown_text(table.title),
+        header=[cell(text) for text in table.header],
+        rows=[[cell(text) for text in row] for row in table.rows],
+        footnote=markdown_text(table.footnote),
+    )
 
 
 def to_html(tables: list[Table], warnings: list[str], notes: list[str], images: list[Path]) -> str:
