@@ -9,14 +9,16 @@ writes a file at a time (writer_lock).
 
 from __future__ import annotations
 
+import math
 import os
 import threading
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Literal
+from typing import Annotated, Any, BinaryIO, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError
+from pydantic_core import PydanticCustomError
 
 from arkg.agents.support import Support
 from arkg.errors import ArkgError
@@ -56,11 +58,23 @@ class RunConfig(BaseModel):
     perturbation: str = "none"
 
 
+def _counted(usage: Usage) -> Usage:
+    """A record's usage: counts and seconds that could have been measured (not negative, not nan or inf)."""
+    for name in Usage.model_fields:
+        value = getattr(usage, name)
+        if not 0 <= value < math.inf:
+            # A PydanticCustomError reads as written (a ValueError would begin "Value error, ").
+            raise PydanticCustomError(
+                "measured", "{name} is {value}; a count or a time is never negative, nan or infinite", {"name": name, "value": value}
+            )
+    return usage
+
+
 class Record(BaseModel):
     """One question answered in one run."""
 
     question_id: str
-    run: int
+    run: NonNegativeInt
     seed: int
     strategy: str
     model: str
@@ -70,8 +84,8 @@ class Record(BaseModel):
     correct: bool
     reasoning_strategies: list[str]
     explanation: str = ""
-    usage: Usage
-    elapsed_s: float
+    usage: Annotated[Usage, AfterValidator(_counted)]
+    elapsed_s: Annotated[float, Field(ge=0, allow_inf_nan=False)]
     # Set when the strategy failed (e.g. the model produced no valid output); answer is then None.
     error: str | None = None
     stop_reason: str | None = None
