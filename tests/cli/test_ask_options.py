@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 import arkg.session
+from arkg.agents import MAX_QUESTION_CHARS
 from arkg.cli import app
 from arkg.data import TUNED_ADAPTERS
 from arkg.errors import ModelError
@@ -37,6 +38,16 @@ def test_an_empty_question_is_refused_before_anything_opens(opened: list[dict], 
     assert result.exit_code == 2
     assert "Invalid value for 'question': the question is empty" in " ".join(result.output.split())
     assert opened == []
+
+
+def test_a_question_over_the_length_limit_is_refused_before_anything_opens(opened: list[dict]) -> None:
+    """The limit `arkg serve`, `arkg mcp` and `arkg eval` hold to (MAX_QUESTION_CHARS); one line, exit 2."""
+    result = runner.invoke(app, ["ask", "Why? " * 2_000])
+    assert result.exit_code == 2
+    assert "Invalid value for 'question': 9,999 characters; a question is at most 1,000" in " ".join(result.output.split())
+    assert opened == []
+    at_the_limit = runner.invoke(app, ["ask", "w" * (MAX_QUESTION_CHARS - 1) + "?"])
+    assert at_the_limit.exit_code == 1 and len(opened) == 1  # taken: the model (failing here) is opened
 
 
 def test_temperature_above_2_is_refused(opened: list[dict]) -> None:

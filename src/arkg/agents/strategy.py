@@ -48,6 +48,10 @@ Answer = bool | str | None
 # rules alone or beside facts that do not support it ("commonsense"), cited facts that do not support it
 # and no rule ("unsupported"), nothing at all ("neither"); "no answer" for None.
 Basis = Literal["kg", "commonsense", "kg+commonsense", "unsupported", "neither", "no answer"]
+# The longest question (or claim) asked, in characters: `arkg ask` refuses a longer one, `arkg eval`
+# skips it, `arkg serve` and `arkg mcp` take it as their default cap. Strategies search the KG with
+# the question's words and put it in every prompt: megabytes of text would run for minutes.
+MAX_QUESTION_CHARS = 1000
 
 
 class AnswerKind(str, Enum):

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from arkg.agents import DEFAULT_STRATEGY, REGISTRY, Budget, Query, strategy_info
+from arkg.agents import DEFAULT_STRATEGY, MAX_QUESTION_CHARS, REGISTRY, Budget, Query, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
 from arkg.cli.bounds import ANY_INT, MAX_INT
@@ -25,16 +25,21 @@ from arkg.paths import check_writable_file, write_atomically
 from arkg.session import Session, model_label
 
 
-def _not_blank(question: str) -> str:
+def _askable(question: str) -> str:
     if not question.strip():
         raise typer.BadParameter("the question is empty")
+    if len(question.strip()) > MAX_QUESTION_CHARS:
+        raise typer.BadParameter(f"{len(question.strip()):,} characters; a question is at most {MAX_QUESTION_CHARS:,}")
     return question
 
 
 def ask(
     question: Annotated[
         str,
-        typer.Argument(callback=_not_blank, help="The question (or a claim to verify), e.g. \"Was Marie Curie born in Warsaw?\""),
+        typer.Argument(
+            callback=_askable,
+            help=f"The question (or a claim to verify), at most {MAX_QUESTION_CHARS:,} characters, e.g. \"Was Marie Curie born in Warsaw?\"",
+        ),
     ],
     strategy: Annotated[
         str, typer.Option("--strategy", "-s", help=f"How to answer: {', '.join(REGISTRY)}.")

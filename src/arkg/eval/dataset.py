@@ -10,12 +10,14 @@ hand-written file) runs on a KG the user names.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Sequence
 
+from arkg.agents import MAX_QUESTION_CHARS
 from arkg.errors import ArkgError
 from arkg.graph.model import KnowledgeGraph, Triple
 from arkg.graph.sqlite_store import SQLiteGraph
@@ -25,6 +27,9 @@ from arkg.text import clip, one_line
 GoldAnswer = bool | int | float | tuple[str, ...]
 # Gold names as a data set wrote them -> the names the KG knows (a format whose writer mangled names).
 NameRepair = Callable[[tuple[str, ...], KnowledgeGraph], tuple[str, ...]]
+# Half of a UTF-16 surrogate pair, as a JSON escape such as `\ud800` decodes: no character, so no
+# prompt, cache key or results file can hold it.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Effect(str, Enum):
@@ -126,6 +131,39 @@ class Dataset:
         ]
         lines += [f"  {problem}" for problem in self.problems]
         return "\n".join(lines)
+
+
+def skip_unaskable(dataset: Dataset) -> None:
+    """Move the questions no strategy can be asked to the data set's problems (question skipped): text
+    longer than MAX_QUESTION_CHARS (`arkg ask` and the servers refuse it too), or a lone surrogate in
+    a text that is prompted or written to the results file."""
+    kept = []
+    for question in dataset.questions:
+        found = _unaskable(question)
+        if found is None:
+            kept.append(question)
+        else:
+            dataset.problems.append(Problem(question.id, *found, Effect.QUESTION_SKIPPED))
+    dataset.questions = kept
+
+
+def _unaskable(question: Question) -> tuple[str, str] | None:
+    """The field that makes a question unaskable, and why; None for an askable one."""
+    if len(question.text) > MAX_QUESTION_CHARS:
+        return "question", f"{len(question.text):,} characters; a question is at most {MAX_QUESTION_CHARS:,}"
+    names = question.answer if isinstance(question.answer, tuple) else ()
+    fields: tuple[tuple[str, Iterable[str]], ...] = (
+        ("id", [question.id]), ("question", [question.text]), ("answer", names),
+        ("entities", question.entities), ("strategies", question.strategies),
+    )  # fmt: skip
+    for field_name, texts in fields:
+        for text in texts:
+            if not text.isascii() and (found := _SURROGATE.search(text)):
+                return field_name, (
+                    f"holds \\u{ord(found.group()):04x}, half of a UTF-16 surrogate pair and not a character; "
+                    "write the character itself"
+                )
+    return None
 
 
 def build_graph(dataset: Dataset, store: str | Path | None = None) -> SQLiteGraph:

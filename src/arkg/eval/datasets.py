@@ -19,7 +19,7 @@ from pathlib import Path
 from arkg.errors import LoadError
 from arkg.eval.arkv1 import is_arkv1_entry, load_arkv1
 from arkg.eval.colota import TRIPLES_FIELD, load_dataset
-from arkg.eval.dataset import Dataset
+from arkg.eval.dataset import Dataset, skip_unaskable
 from arkg.eval.geo import load_geo
 from arkg.eval.metaqa import is_metaqa_line, load_metaqa
 from arkg.eval.question_file import is_question_entry, load_question_file
@@ -34,7 +34,14 @@ FORMATS = (
 
 
 def open_dataset(path: str | Path) -> Dataset:
-    path = Path(path)
+    """The data set in the file, whatever its format; questions no strategy can be asked are problems
+    (too long, or holding a lone surrogate: arkg.eval.dataset.skip_unaskable)."""
+    dataset = _open(Path(path))
+    skip_unaskable(dataset)
+    return dataset
+
+
+def _open(path: Path) -> Dataset:
     if not path.is_file():
         raise LoadError(path, None, "no such file" if not path.exists() else "not a file")
     if _is_metaqa(path):

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 from arkg.eval.dataset import Dataset, Effect, Problem, Question
-from arkg.graph.loaders._common import utf8_lines
+from arkg.eval.rows import text_lines
 from arkg.graph.model import KnowledgeGraph
 
 # Commas in one name that are mended ("Crazy, Stupid, Love"): each more costs a KG look-up per answer.
@@ -36,7 +36,7 @@ def is_metaqa_line(text: str) -> bool:
 
 def load_metaqa(path: Path) -> Dataset:
     dataset = Dataset(path=path, entries=0, needs_kg=True, repair_names=rejoin_split_names)
-    for number, line in utf8_lines(path):
+    for number, line in text_lines(path):
         text = line.rstrip("\r\n")
         if not text.strip():
             continue
@@ -63,6 +63,8 @@ def _question(question_id: str, line: str) -> tuple[Question | None, Problem | N
     if not names:
         return skipped("answers", "no answer")
     topic = topics[0].strip()
+    if not topic:
+        return skipped("question", "the [topic entity] is blank")
     question = _TOPIC.sub(lambda match: match.group(1), text).strip()
     return Question(question_id, question, names, {topic: ""}, (), ()), None
 

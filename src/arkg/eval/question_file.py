@@ -9,17 +9,22 @@ is a yes/no (true/false; in CSV also yes/no), a number, a name, or a list of nam
 accepted for the list; in CSV names are separated by `|`). `id` defaults to the entry's line (JSON
 lines, CSV) or position (JSON list); `entities` names the question's topic entities. A file without
 any answer is a batch of questions: answered, not scored. In a file with answers, a question
-without one is skipped (a problem says so), so that every scored question counts the same way.
+without one is skipped (a problem says so), so that every scored question counts the same way. A
+number no results file can hold (beyond ±1.8e308, or of thousands of digits) is an error naming the
+line, as malformed JSON is.
 """
 
 from __future__ import annotations
 
+import math
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
+from arkg.errors import LoadError
 from arkg.eval.dataset import Dataset, Effect, GoldAnswer, Problem, Question
-from arkg.eval.rows import Entries, Entry
+from arkg.eval.rows import Entries, Entry, place
 
 NAME_SEPARATOR = "|"
 _BOOLEANS = {"true": True, "yes": True, "false": False, "no": False}
@@ -35,6 +40,11 @@ class _Unusable(ValueError):
     def __init__(self, field: str, reason: str) -> None:
         super().__init__(reason)
         self.field = field
+
+
+class _Refused(ValueError):
+    """A value refused as JSON refuses a number of thousands of digits: the file is an error, not a
+    question skipped (it would be scored as no gold at all, silently)."""
 
 
 def is_question_entry(value: object) -> bool:
@@ -60,6 +70,8 @@ def load_question_file(path: Path, entries: Entries) -> Dataset:
         except _Unusable as unusable:
             dataset.problems.append(Problem(question_id, unusable.field, str(unusable), Effect.QUESTION_SKIPPED))
             continue
+        except _Refused as refused:
+            raise LoadError(path, place(path, entries, entry), str(refused)) from None
         if question_id in seen:
             dataset.problems.append(Problem(question_id, "id", "duplicate id; this later entry is ignored", Effect.QUESTION_SKIPPED))
             continue
@@ -101,7 +113,9 @@ def _answer(entry: dict[str, Any], text_cells: bool) -> GoldAnswer | None:
         return None
     if text_cells:
         return _cell_answer(single)
-    if isinstance(single, (bool, int, float)):
+    if isinstance(single, float):
+        return _finite(single)
+    if isinstance(single, (bool, int)):
         return single
     return _names(single, "answer", text_cells=False)
 
@@ -117,10 +131,23 @@ def _cell_answer(cell: str) -> GoldAnswer:
     if folded in _BOOLEANS:
         return _BOOLEANS[folded]
     if _INTEGER.fullmatch(cell):
-        return int(cell)
+        try:
+            return int(cell)
+        except ValueError:  # more digits than Python converts (sys.set_int_max_str_digits)
+            digits = sys.get_int_max_str_digits()
+            raise _Refused(f"the answer is a number with more than {digits:,} digits; arkg reads none that long") from None
     if _DECIMAL.fullmatch(cell):
-        return float(cell)
+        return _finite(float(cell))
     return _names(cell, "answer", text_cells=True)
+
+
+def _finite(number: float) -> float:
+    """The number, unless it is too large to hold: JSON and CSV read 1e999 as infinity, which a results
+    file writes as null (no gold answer)."""
+    if not math.isfinite(number):
+        sign = "-" if number < 0 else ""
+        raise _Refused(f"the answer is a number too large to hold (it reads as {sign}infinity); write one within ±1.8e308")
+    return number
 
 
 def _names(value: Any, field: str, text_cells: bool) -> tuple[str, ...] | None:

@@ -5,12 +5,17 @@ The container is told by content: parquet by its magic bytes, JSON lines by a fi
 whole JSON object, a JSON document by its first character, CSV by a header with a `question` column
 (separated by commas, semicolons or tabs; names are matched without case). Each entry carries where
 it is, for problems and errors, and its number: the line it starts on for JSON lines and CSV (as an
-editor or a spreadsheet counts), its position for a JSON list or a parquet file.
+editor or a spreadsheet counts), its position for a JSON list or a parquet file. Lines may end in
+LF, CR LF, or a lone CR (as spreadsheets of old Macs save CSV).
 """
 
 from __future__ import annotations
 
 import csv
+import io
+import json
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +25,7 @@ from arkg.graph.loaders._common import JSON_FAILURES, STRICT_JSON, parse_json, p
 
 PARQUET_MAGIC = b"PAR1"
 _DELIMITERS = (",", ";", "\t")
+_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,40 @@ class Entries:
         return self.items[0].value
 
 
+def place(path: Path, entries: Entries, entry: Entry) -> str | None:
+    """Where an entry is, for an error about it: its line (JSON lines, CSV) or row (parquet); for an item
+    of a JSON list, its position and the line it starts on."""
+    if entries.container != "JSON" or entry.where is None:
+        return entry.where
+    line = _json_item_line(utf8_text(path), entry.number)
+    return entry.where if line is None else f"{entry.where} (line {line})"
+
+
+def _json_item_line(text: str, number: int) -> int | None:
+    """The line that item `number` of the document's list starts on: the list is the document, or the
+    one member of its object that is a list (see _holds_one_list). None if it is not found."""
+    decoder = json.JSONDecoder()
+    position = _SPACE.match(text).end()
+    try:
+        if text.startswith("{", position):
+            while True:  # position: at the "{" or at the "," before the next member
+                _, position = decoder.raw_decode(text, _SPACE.match(text, position + 1).end())  # the key
+                position = _SPACE.match(text, _SPACE.match(text, position).end() + 1).end()  # past the ":"
+                if text.startswith("[", position):
+                    break
+                _, position = decoder.raw_decode(text, position)
+                position = _SPACE.match(text, position).end()
+        for item in range(1, number + 1):  # position: at the "[" or at the "," before the next item
+            position = _SPACE.match(text, position + 1).end()
+            if item == number:
+                return text.count("\n", 0, position) + 1
+            _, position = decoder.raw_decode(text, position)
+            position = _SPACE.match(text, position).end()
+    except ValueError:
+        return None
+    return None
+
+
 def read_entries(path: Path) -> Entries | None:
     """The file's entries, or None when it is none of these containers (plain text lines, say)."""
     with path.open("rb") as stream:
@@ -57,9 +97,29 @@ def read_entries(path: Path) -> Entries | None:
     return None if delimiter is None else _csv(path, delimiter)
 
 
+def text_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) for each line of the file, streamed; invalid UTF-8 is a LoadError.
+
+    A file whose first line holds a lone CR ends its lines that way: it is read whole (split at LF
+    alone, its first line would be all of it anyway) and split at every CR, LF and CR LF.
+    """
+    lines = utf8_lines(path)
+    try:
+        first = next(lines, None)
+        if first is None:
+            return
+        if "\r" not in first[1].rstrip("\r\n"):
+            yield first
+            yield from lines
+            return
+    finally:
+        lines.close()
+    yield from enumerate(io.StringIO(utf8_text(path), newline=""), 1)
+
+
 def first_line(path: Path) -> str | None:
     """The file's first line that is not blank (None when there is none)."""
-    lines = utf8_lines(path)
+    lines = text_lines(path)
     try:
         return next((text for _, text in lines if text.strip()), None)
     finally:
@@ -76,7 +136,7 @@ def _decoded(text: str) -> Any:
 def _json_lines(path: Path) -> Entries:
     items = [
         Entry(f"line {number}", number, parse_json_line(text, path, number))
-        for number, text in utf8_lines(path)
+        for number, text in text_lines(path)
         if text.strip()
     ]
     # One object alone may be a whole document written on one line.
@@ -105,7 +165,11 @@ def _holds_one_list(value: Any) -> bool:
 
 def _csv_delimiter(header: str) -> str | None:
     for delimiter in _DELIMITERS:
-        if "question" in _columns(next(csv.reader([header], delimiter=delimiter), [])):
+        try:
+            columns = _columns(next(csv.reader([header], delimiter=delimiter), []))
+        except csv.Error:  # no header of a CSV file (_csv reports a malformed one, with its line)
+            continue
+        if "question" in columns:
             return delimiter
     return None
 
@@ -115,7 +179,7 @@ def _columns(header: list[str]) -> list[str]:
 
 
 def _csv(path: Path, delimiter: str) -> Entries:
-    reader = csv.reader((text for _, text in utf8_lines(path)), delimiter=delimiter, strict=True)
+    reader = csv.reader((text for _, text in text_lines(path)), delimiter=delimiter, strict=True)
     items = []
     try:
         columns = _columns(next(reader))

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -32,6 +34,7 @@ from arkg.eval.question_graphs import Perturbation, QuestionSetup
 from arkg.graph.model import KnowledgeGraph
 from arkg.eval.results import Record, ResultsWriter, RunConfig
 from arkg.llm.base import Sampling, Usage
+from arkg.text import one_line
 
 # Questions in a row that could not reach the model server before a run stops: the server is down.
 DEFAULT_MAX_UNAVAILABLE = 3
@@ -128,7 +131,7 @@ def run_evaluation(
     stop = stop or threading.Event()
     setup = strategy if isinstance(strategy, QuestionSetup) else QuestionSetup(lambda _: strategy, shared=kg)
     started = time.monotonic()
-    with ResultsWriter(out, config, resume=resume) as writer:
+    with ResultsWriter(out, config, resume=resume) as writer, _removed_if_unanswered(writer):
         previous = writer.previous
         done = {key for key, record in previous.latest().items() if record.error is None} if previous else set()
         tasks = [task for task in plan_tasks(questions, runs, config.seed) if (task.question.id, task.run) not in done]
@@ -143,7 +146,11 @@ def run_evaluation(
         def finish(outcome: _Outcome) -> None:
             nonlocal unavailable_in_a_row
             record = outcome.record
-            writer.append(record)
+            try:
+                writer.append(record)
+            except ValueError as failure:  # a text no file holds (a lone surrogate in the answer): the question fails
+                record = _unwritable(record, failure)
+                writer.append(record)
             summary.done += 1
             summary.scored += record.gold is not None
             summary.correct += record.correct
@@ -162,6 +169,30 @@ def run_evaluation(
             summary.stopped = StopReason.INTERRUPTED
         report()
     return summary
+
+
+@contextmanager
+def _removed_if_unanswered(writer: ResultsWriter) -> Iterator[None]:
+    """A run that fails before its first answer removes the file it created: left behind, it would
+    block a rerun ("already exists"; and --resume refuses it once the data set is fixed, as the data
+    set's hash changes). A resumed file, or one with answers, is kept."""
+    try:
+        yield
+    except Exception:
+        if writer.previous is None and writer.path.read_bytes().count(b"\n") <= 1:  # the header line alone
+            writer.path.unlink(missing_ok=True)
+        raise
+
+
+def _unwritable(record: Record, failure: ValueError) -> Record:
+    """The record of a question whose answer no file can hold, in place of that answer."""
+    error = one_line(f"internal error (the answer could not be written: {failure})")
+    return record.model_copy(
+        update={
+            "answer": None, "correct": False, "explanation": "", "error": error, "stop_reason": None,
+            "cited_triples": [], "evidence": None, "grounding": None, "trace": None,
+        }
+    )  # fmt: skip
 
 
 def _execute(
@@ -208,15 +239,30 @@ def _execute(
 
 
 def _answer(task: Task, setup: QuestionSetup, config: RunConfig, stop: threading.Event) -> _Outcome:
+    """The question's record; whatever fails in it (its KG, its query, the checks of its answer) fails
+    this question alone, in its record, and the run goes on."""
+    started = time.perf_counter()
+    # The events so far are all that is left of a question that ends in an error: kept as its trace.
+    events: list[Any] = []
+    try:
+        return _answered(task, setup, config, stop, started, events)
+    except RunStopped:
+        raise
+    except ArkgError as failure:
+        return _Outcome(_failed(task, config, f"{type(failure).__name__}: {failure}", started, events), False)
+    except Exception as failure:  # a bug: this question's record says so, and the others still run
+        return _Outcome(_failed(task, config, _internal_error(failure), started, events), False)
+
+
+def _answered(
+    task: Task, setup: QuestionSetup, config: RunConfig, stop: threading.Event, started: float, events: list[Any]
+) -> _Outcome:
     sampling = Sampling(temperature=config.temperature, seed=task.seed, max_tokens=config.max_tokens)
     question = task.question
     # The gold answer says what kind of answer is asked for: yes/no (also for claims) or open; without
     # one the strategy tells it from the question.
     kind = AnswerKind.AUTO if question.answer is None else AnswerKind.YES_NO if question.yes_no else AnswerKind.OPEN
     query = Query(text=question.text, kind=kind, claim=question.claim)
-    started = time.perf_counter()
-    # The events so far are all that is left of a question that ends in an error: kept as its trace.
-    events: list[Any] = []
     with setup.assign(question) as assignment:
         options = RunOptions(sampling=sampling, cancel=stop, on_event=events.append)
         result, error, unavailable = _ask(assignment.strategy, query, options)
@@ -248,6 +294,31 @@ def _answer(task: Task, setup: QuestionSetup, config: RunConfig, stop: threading
     return _Outcome(record, unavailable)
 
 
+def _failed(task: Task, config: RunConfig, error: str, started: float, events: list[Any]) -> Record:
+    """The record of a question that ended in `error` outside its strategy's run."""
+    question = task.question
+    return Record(
+        question_id=question.id,
+        run=task.run,
+        seed=task.seed,
+        strategy=config.strategy,
+        model=config.model,
+        settings=config.settings,
+        answer=None,
+        gold=question.answer,
+        correct=False,
+        reasoning_strategies=list(question.strategies),
+        usage=Usage(),
+        elapsed_s=round(time.perf_counter() - started, 3),
+        error=error,
+        trace=_partial_trace(events),
+    )
+
+
+def _internal_error(failure: Exception) -> str:
+    return f"internal error ({type(failure).__name__}: {failure})"
+
+
 def _partial_trace(events: list[Any]) -> dict[str, Any]:
     """What a failed question did before its error: the events its strategy emitted, as in a full trace."""
     return {"events": [event.model_dump(mode="json") if isinstance(event, BaseModel) else event for event in events]}
@@ -262,4 +333,4 @@ def _ask(strategy: Strategy, query: Query, options: RunOptions) -> tuple[Result 
     except ArkgError as failure:
         return None, f"{type(failure).__name__}: {failure}", isinstance(failure, ModelUnavailable)
     except Exception as failure:  # a bug: this question's record says so, and the others still run
-        return None, f"internal error ({type(failure).__name__}: {failure})", False
+        return None, _internal_error(failure), False

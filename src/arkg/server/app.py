@@ -26,7 +26,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arkg.agents import DEFAULT_STRATEGY, REGISTRY, Budget, Query, strategy_info, strategy_settings
+from arkg.agents import DEFAULT_STRATEGY, MAX_QUESTION_CHARS, REGISTRY, Budget, Query, strategy_info, strategy_settings
 from arkg.errors import ArkgError, EntityNotFound
 from arkg.graph.model import Direction, Triple
 from arkg.llm.base import Sampling
@@ -48,7 +48,7 @@ CONTENT_SECURITY_POLICY = (
 @dataclass(frozen=True)
 class Limits:
     max_body_bytes: int = 64 * 1024
-    max_question_chars: int = 1000
+    max_question_chars: int = MAX_QUESTION_CHARS
     queue_size: int = 8  # runs waiting behind the running one
     max_calls: int = 64  # a run's model calls, at most (a request may ask for fewer)
     max_total_tokens: int = 200_000  # a run's prompt + completion tokens, at most
