@@ -1,4 +1,5 @@
-"""A FalkorDB Bolt server for tests: started on free ports of 127.0.0.1, stopped at the end."""
+"""A FalkorDB Bolt server for tests: on a free port of 127.0.0.1, reachable from this machine only (see
+arkg.graph.bolt.local_server), stopped at the end."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from arkg.graph.bolt.local_server import ServerUnavailable, serve_falkordb
 
 @contextmanager
 def falkordb(workdir: Path, *, password: str | None = None) -> Iterator[str]:
-    """The bolt:// URL of a fresh server; the test is skipped only when FalkorDB cannot run on this platform."""
+    """The bolt:// URL of a fresh server; the test is skipped only when FalkorDB cannot run here, or cannot
+    be kept off the network here (no network namespace)."""
     with ExitStack() as stack:
         try:
             url = stack.enter_context(serve_falkordb(workdir, password=password))
