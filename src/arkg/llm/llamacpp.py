@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import llama_cpp
-from llama_cpp import Llama, LlamaGrammar
+import numpy as np
+from llama_cpp import Llama, LlamaGrammar, LogitsProcessorList
 from pydantic import ValidationError
 
 from arkg.errors import ModelError
@@ -18,11 +19,13 @@ from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, S
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.grammar import grammar_for
 from arkg.llm.llamacpp_cpu import avoid_crashing_kernels
-from arkg.llm.lora_file import check_adapter
+from arkg.llm.lora_file import check_adapter, count_non_finite
 
 avoid_crashing_kernels()
 
 _SHOWN_CHARS = 120  # of a cut-off reply, in its error: enough to see which field ran long
+# What an adapter is run on when it is loaded: a few tokens of the kind every strategy's prompts hold.
+_PROBE_TEXT = "Question: Was Marie Curie born in Warsaw? Facts: (Marie Curie, place of birth, Warsaw). Answer:"
 
 
 class _LoadedWeights:
@@ -58,14 +61,45 @@ class _LoadedWeights:
             if not adapter.is_file():
                 raise ModelError(f"LoRA adapter file not found: {adapter}")
             check_adapter(adapter, self.path)  # llama.cpp aborts the process on a NaN adapter
-            loaded = llama_cpp.llama_adapter_lora_init(self.llama.model, str(adapter).encode("utf-8"))
-            # A failed load gives a NULL pointer object, not None: test its truth.
-            if not loaded:
+            if not self._load(adapter):
                 raise ModelError(
                     f"Could not load the LoRA adapter {adapter} onto {self.path}: not a llama.cpp LoRA adapter GGUF"
                     " for this model (see `arkg tune`)"
                 )
+            # Finite stored values can still overflow in the activations: only running the adapter tells.
+            if failure := self._run_failure(adapter):
+                self._unload(adapter)
+                raise ModelError(f"{adapter}: {failure} (tuned with too high a learning rate?)")
+
+    def _load(self, adapter: Path) -> bool:
+        loaded = llama_cpp.llama_adapter_lora_init(self.llama.model, str(adapter).encode("utf-8"))
+        # A failed load gives a NULL pointer object, not None: test its truth.
+        if loaded:
             self._adapters[adapter] = loaded
+        return bool(loaded)
+
+    def _unload(self, adapter: Path) -> None:
+        llama_cpp.llama_adapter_lora_free(self._adapters.pop(adapter))
+
+    def _run_failure(self, adapter: Path) -> str | None:
+        """Why llama.cpp cannot decode under `adapter` (loaded before), found by running it on a short
+        prompt; None when its next-token logits there are all finite."""
+        previous = self._active
+        self.use(adapter)
+        try:
+            self.llama.eval(self.llama.tokenize(_PROBE_TEXT.encode("utf-8"), add_bos=True))
+            vocabulary = self.llama.n_vocab()
+            logits = np.ctypeslib.as_array(llama_cpp.llama_get_logits_ith(self.llama.ctx, -1), shape=(vocabulary,))
+            bad = count_non_finite(logits)
+        finally:
+            self.use(previous)
+            self.llama.reset()  # the probe's tokens are no prefix of any conversation
+        if not bad:
+            return None
+        return (
+            f"run on {self.path.name}, it gives {bad:,} NaN or infinite logits (of {vocabulary:,}) for a short prompt;"
+            " llama.cpp cannot decode with it"
+        )
 
     def use(self, adapter: Path | None) -> None:
         """Put `adapter` (loaded before; None: none) on the context. Call it holding the lock."""
@@ -81,6 +115,19 @@ class _LoadedWeights:
         # The context's cached states were computed under the other adapter: no prefix of them may be reused.
         self.llama.reset()
         self._active = adapter
+
+
+def adapter_run_failure(adapter: Path, base: Path | None = None) -> str | None:
+    """Why llama.cpp cannot run the LoRA adapter file `adapter` on `base` (default: the bundled model),
+    in one clause without the file's name; None when it can. Loads the model for this alone."""
+    weights = _LoadedWeights(base or bundled_model_path(), n_ctx=256, n_threads=None, n_gpu_layers=0)
+    try:
+        with weights.lock:
+            if not weights._load(adapter):
+                return f"llama.cpp cannot load it as a LoRA adapter of {weights.path.name}"
+            return weights._run_failure(adapter)
+    finally:
+        weights.llama.close()
 
 
 class LlamaCppModel:
@@ -143,6 +190,7 @@ class LlamaCppModel:
         with self._weights.lock:
             self._weights.use(self.adapter)
             started = time.perf_counter()  # after the lock: latency is the model's time, not the queue's
+            guard = _FiniteLogits()
             try:
                 response = self.llama.create_chat_completion(
                     messages=[{"role": m.role, "content": m.content} for m in messages],
@@ -151,10 +199,19 @@ class LlamaCppModel:
                     top_p=sampling.top_p,
                     seed=sampling.seed,
                     max_tokens=_token_budget(output, sampling),
+                    logits_processor=LogitsProcessorList([guard]),
                 )
             except ValueError as error:  # e.g. the prompt does not fit the context window
                 raise ModelError(f"{self.name}: {error}") from error
+            finally:
+                if guard.step:
+                    self.llama.reset()  # the states behind a non-finite logit are no prefix to reuse
             latency = time.perf_counter() - started
+        if guard.step:
+            raise ModelError(
+                f"{self.name}: the model gave NaN or infinite logits at token {guard.step} of its reply;"
+                " it cannot decode with these weights (a damaged model or adapter?)"
+            )
         choice = response["choices"][0]
         raw = choice["message"]["content"] or ""
         usage = Usage(
@@ -182,6 +239,23 @@ class LlamaCppModel:
                 ) from error
             # Grammars cannot express every JSON-schema constraint (e.g. custom validators).
             raise ModelError(f"{self.name}: the reply does not validate as {output.__name__}: {error}") from error
+
+
+class _FiniteLogits:
+    """Keeps non-finite logits away from llama.cpp's samplers, which abort the process on them (a grammar
+    accepting end-of-text where it may not end). Such logits become all equal, so the grammar still picks
+    a token it allows, and `step` (1-based; 0: never) says where it happened, for the reply to be refused."""
+
+    def __init__(self) -> None:
+        self.step = 0
+        self._tokens = 0
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        self._tokens += 1
+        if np.isfinite(scores).all():
+            return scores
+        self.step = self.step or self._tokens
+        return np.zeros_like(scores)
 
 
 def _token_budget(output: OutputSpec, sampling: Sampling) -> int:

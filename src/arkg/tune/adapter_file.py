@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,14 +20,19 @@ from arkg.llm.lora_file import count_non_finite, implausible_update, read_lora
 from arkg.tune.deps import require_train_extra
 
 ARCHITECTURE = "llama"
+# Given an adapter file, why it cannot be used, or None.
+Verify = Callable[[Path], "str | None"]
 PEFT_PREFIX = "base_model.model."
 
 
-def export_adapter(peft_model: Any, path: str | Path, *, alpha: float, f16: bool = True) -> Path:
+def export_adapter(
+    peft_model: Any, path: str | Path, *, alpha: float, f16: bool = True, verify: Verify | None = None
+) -> Path:
     """Write the adapter of `peft_model` (a peft LoRA over a llama model) to `path` as GGUF.
 
     Tensors are written as float16 by default (half the size; the adapter's values are small and
-    well within its range). The file is written under a temporary name and then moved into place.
+    well within its range). The file is written under a temporary name and then moved into place,
+    once `verify` (see `write_lora_file`) finds nothing wrong with it.
     """
     require_train_extra()
     import gguf
@@ -42,7 +48,7 @@ def export_adapter(peft_model: Any, path: str | Path, *, alpha: float, f16: bool
         with np.errstate(over="ignore"):  # what overflows is infinite, and write_lora_file refuses it by name
             tensors[f"{gguf_name}.weight.lora_a"] = a.astype(dtype)
             tensors[f"{gguf_name}.weight.lora_b"] = b.astype(dtype)
-    return write_lora_file(tensors, Path(path), alpha=alpha)
+    return write_lora_file(tensors, Path(path), alpha=alpha, verify=verify)
 
 
 def read_adapter(peft_model: Any, path: str | Path, *, alpha: float) -> None:
@@ -98,11 +104,12 @@ def read_lora_file(path: Path) -> LoraFile:
     return LoraFile(alpha=alpha, tensors={name: lora.values(tensor) for name, tensor in lora.tensors.items()})
 
 
-def write_lora_file(tensors: dict[str, Any], path: Path, *, alpha: float) -> Path:
+def write_lora_file(tensors: dict[str, Any], path: Path, *, alpha: float, verify: Verify | None = None) -> Path:
     """Write tensors (named and laid out as `read_lora_file` returns them) as a llama.cpp LoRA adapter,
     under a temporary name first, so that an interrupted write leaves nothing at `path`. Tensors with
     NaN or infinite values, or an update past arkg.llm.lora_file.MAX_UPDATE, are refused, and nothing is written:
-    llama.cpp cannot run with them."""
+    llama.cpp cannot run with them. `verify` is given the written file before it moves into place and
+    returns why it cannot be used (nothing is written then) or None."""
     import gguf
 
     if not tensors:
@@ -133,6 +140,8 @@ def write_lora_file(tensors: dict[str, Any], path: Path, *, alpha: float) -> Pat
         writer.write_kv_data_to_file()
         writer.write_tensors_to_file()
         writer.close()
+        if verify is not None and (failure := verify(temporary)):
+            raise ModelError(f"{path}: not written: {failure}")
         temporary.replace(path)
     except BaseException:
         temporary.unlink(missing_ok=True)

@@ -21,6 +21,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from arkg.errors import ModelError
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.file_digest import file_sha256
 from arkg.paths import write_atomically
@@ -92,6 +93,7 @@ def tune(
     import torch
 
     from arkg.tune.base import load_base
+    from arkg.llm.llamacpp import adapter_run_failure
     from arkg.tune.adapter_file import export_adapter
 
     data, out = Path(data), Path(out)
@@ -159,7 +161,16 @@ def tune(
         return result
 
     on_phase(Phase("exporting", ADAPTER_FILE))
-    adapter = export_adapter(outcome.peft_model, out / ADAPTER_FILE, alpha=options.alpha)
+    try:
+        # The file is run in llama.cpp before it is moved into place: finite weights can still overflow there.
+        adapter = export_adapter(
+            outcome.peft_model,
+            out / ADAPTER_FILE,
+            alpha=options.alpha,
+            verify=lambda written: adapter_run_failure(written, base_path),
+        )
+    except ModelError as error:
+        raise TuneError(f"{error}. Nothing was exported; tune again with a lower --lr (and --restart)") from error
     sidecar = out / SIDECAR_FILE
     provenance = {
         "format": SIDECAR_FORMAT,
