@@ -89,6 +89,22 @@ def test_a_jsonl_question_file_reads_every_kind_of_answer(tmp_path):
     assert questions[1].entities == {"Kismet": ""} and questions[1].yes_no and not questions[0].yes_no
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".json"])
+def test_yes_no_words_are_yes_no_answers_in_json_as_in_csv(tmp_path, suffix):
+    entries = [
+        {"question": "Was Kismet released before 1950?", "answer": "yes"},
+        {"question": "Was Kismet remade?", "answer": " No "},
+        {"question": "Is Kismet a film?", "answer": "TRUE"},
+        {"question": "Is Kismet a band?", "answer": "false"},
+        {"question": "Which band recorded Close to the Edge?", "answers": ["Yes"]},
+    ]
+    path = tmp_path / f"mine{suffix}"
+    path.write_text(json.dumps(entries) if suffix == ".json" else "\n".join(map(json.dumps, entries)), encoding="utf-8")
+    questions = open_dataset(path).questions
+    assert [q.answer for q in questions] == [True, False, True, False, ("Yes",)]
+    assert [q.yes_no for q in questions] == [True, True, True, True, False]
+
+
 def test_a_csv_question_file_reads_yes_no_words_numbers_and_names_separated_by_bars(tmp_path):
     path = write_lines(tmp_path / "mine.csv", [
         "Question;Answer;Entities",
@@ -258,7 +274,12 @@ def test_names_the_kg_lacks_are_noted_before_the_run(tmp_path):
     with kb_store(tmp_path) as kb:
         check_names(dataset, dataset.questions, kb)
     assert [(p.field, p.reason) for p in dataset.problems] == [
-        ("entities", "'Kismett' is not an entity of the KG"), ("answer", "'W. Dieterle' is not an entity of the KG")
+        ("entities", "'Kismett' is not an entity of the KG"),
+        (
+            "answer",
+            "'W. Dieterle' is not an entity of the KG; write a name as the KG spells it (`arkg kg show`),"
+            " a yes/no answer as true/false or yes/no, a number as a number",
+        ),
     ]
 
 

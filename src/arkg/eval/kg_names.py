@@ -13,6 +13,15 @@ from arkg.eval.dataset import Dataset, Effect, Problem, Question
 from arkg.graph.model import KnowledgeGraph
 
 
+_HOW_TO_WRITE = {
+    "entities": "",
+    "answer": (
+        "; write a name as the KG spells it (`arkg kg show`), a yes/no answer as true/false or yes/no,"
+        " a number as a number"
+    ),
+}
+
+
 def check_names(dataset: Dataset, questions: list[Question], kg: KnowledgeGraph) -> list[Question]:
     """`questions` with their gold names mended; notes in `dataset.problems` for names the KG lacks."""
     checked = []
@@ -27,7 +36,7 @@ def check_names(dataset: Dataset, questions: list[Question], kg: KnowledgeGraph)
         names = [("entities", name) for name in question.entities]
         names += [("answer", name) for name in question.answer] if isinstance(question.answer, tuple) else []
         dataset.problems += [
-            Problem(question.id, field, f"{name!r} is not an entity of the KG", Effect.NOTE)
+            Problem(question.id, field, f"{name!r} is not an entity of the KG{_HOW_TO_WRITE[field]}", Effect.NOTE)
             for field, name in names
             if not kg.has_entity(name)
         ]

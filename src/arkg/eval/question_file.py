@@ -5,7 +5,7 @@
     {"question": "Which films did Ronald Colman star in?", "answers": ["Kismet", "Random Harvest"]}
 
 Entries come as JSON lines, a JSON list (or an object holding one) or CSV (arkg.eval.rows). An answer
-is a yes/no (true/false; in CSV also yes/no), a number, a name, or a list of names (`answers` is
+is a yes/no (true/false, or the text yes/no/true/false in any case), a number, a name, or a list of names (`answers` is
 accepted for the list; in CSV names are separated by `|`). `id` defaults to the entry's line (JSON
 lines, CSV) or position (JSON list); `entities` names the question's topic entities. A file without
 any answer is a batch of questions: answered, not scored. In a file with answers, a question
@@ -117,6 +117,9 @@ def _answer(entry: dict[str, Any], text_cells: bool) -> GoldAnswer | None:
         return _finite(single)
     if isinstance(single, (bool, int)):
         return single
+    if isinstance(single, str) and single.strip().casefold() in _BOOLEANS:
+        # As in CSV: "yes" is a yes/no gold (an entity named Yes is written `"answers": ["Yes"]`).
+        return _BOOLEANS[single.strip().casefold()]
     return _names(single, "answer", text_cells=False)
 
 
