@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.cli.errors import EXIT_INTERRUPTED, show_error
+from arkg.cli.errors import EXIT_INTERRUPTED, show_error, show_interrupted
 from arkg.cli.on_demand import commands_on_demand
 from arkg.text import clip, one_line
 
@@ -65,7 +65,7 @@ def main() -> None:
         _check_arguments(sys.argv[1:])
         app()
     except KeyboardInterrupt:
-        Console(stderr=True).print("[yellow]Interrupted.[/yellow]")
+        show_interrupted()
         sys.exit(EXIT_INTERRUPTED)
     except Exception as error:
         if os.environ.get(DEBUG_VARIABLE, "") not in ("", "0"):

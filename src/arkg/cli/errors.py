@@ -30,6 +30,11 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(1) from None
 
 
+def show_interrupted() -> None:
+    """The line a Ctrl-C that no command answered itself ends the program with (exit EXIT_INTERRUPTED)."""
+    Console(stderr=True).print("[yellow]Interrupted.[/yellow]")
+
+
 def show_error(message: str) -> None:
     """Print `message` on stderr as arkg's one red error line (see `user_errors`).
 

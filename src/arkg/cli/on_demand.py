@@ -2,6 +2,9 @@
 
 Importing every command's module takes over a second (the agents, the server, the trainer); a
 command that runs imports its own module alone. Listing the commands (`--help`) imports them all.
+
+Once a command is imported, a Ctrl-C raises KeyboardInterrupt (hand_ctrl_c_to_the_command); one that
+the command does not answer itself ends the program with one line, not with typer's silent exit 130.
 """
 
 from __future__ import annotations
@@ -12,6 +15,9 @@ from typing import ClassVar
 import click
 import typer
 from typer.core import TyperGroup
+
+from arkg.cli.errors import EXIT_INTERRUPTED, show_interrupted
+from arkg.cli.interrupt import hand_ctrl_c_to_the_command
 
 
 class CommandsOnDemand(TyperGroup):
@@ -29,7 +35,16 @@ class CommandsOnDemand(TyperGroup):
             registered = typer.Typer()
             module.register(registered)
             self.commands.update(typer.main.get_group(registered).commands)
+        if cmd_name in self.commands:
+            hand_ctrl_c_to_the_command()
         return super().get_command(ctx, cmd_name)
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            show_interrupted()
+            raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 def commands_on_demand(modules: dict[str, str]) -> type[CommandsOnDemand]:
