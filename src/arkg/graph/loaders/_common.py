@@ -99,9 +99,6 @@ def _no_constant(name: str) -> Any:
 # Python's json module takes the last of duplicate keys and reads NaN/Infinity, where other JSON tools
 # differ or refuse: such a file means different things to different readers, so it is an error.
 STRICT_JSON = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_no_constant)
-# The same without the duplicate-key check, which costs a Python call per object: for callers that
-# rule out duplicates another way.
-UNCHECKED_KEYS_JSON = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def json_reason(error: Exception) -> str | None:
