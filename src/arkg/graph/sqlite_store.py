@@ -14,13 +14,16 @@ optional JSON object of props.
         Parallel edges (another relation, or other props, between the same pair) are all kept.
         edges_key also serves outgoing lookups, edges_in(tail, rel) incoming ones: every lookup is an
         index range, never a scan.
-    entity_search                 FTS5 trigram index of folded entity names (search_entities)
+    entity_search                 FTS5 trigram index of folded entity names (search_entities); it keeps
+                                  which names hold each trigram, not where (detail 'none'): half the
+                                  work of a load's index, and a search checks its candidates' names
     entity_folded(folded, id)     folded names, to find names that differ only in case, accents or spacing
     sources                       the files loaded, by content digest (lets a repeated load be skipped)
-    meta                          bookkeeping (how far entity_search is built)
+    meta                          bookkeeping (how far entity_search and entity_folded are built: a load
+                                  with defer_index leaves it to the first search or build_search_index)
 
 Stores of older versions are upgraded when opened for writing (see _upgrade): version 1 had no edge
-key and unsorted props, version 2 no entity edge counts.
+key and unsorted props, version 2 no entity edge counts, version 3 kept trigram positions.
 
 Writers take SQLite's write lock for a whole transaction (BEGIN IMMEDIATE); a second writer, e.g.
 another `arkg kg load` into the same file, waits for it (LOCK_TIMEOUT at most), so that two loads of
@@ -36,7 +39,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
@@ -49,11 +52,11 @@ from arkg.errors import ArkgError, EntityNotFound, LoadError
 from arkg.graph.loaders import Record, detect_format, read_records
 from arkg.graph.matching import fold, rank
 from arkg.graph.model import Direction, EntityCount, KGStats, Match, PropValue, RelationCount, Triple
-from arkg.graph.sqlite_writer import EdgeKeys, EdgeWriter, encode_props, gc_paused
+from arkg.graph.sqlite_writer import BatchMaker, BatchWriter, EdgeKeys, batches_of, encode_props, gc_paused, made_ahead
 
 APPLICATION_ID = 0x61726B67  # "arkg": marks a SQLite file as an arkg store
-SCHEMA_VERSION = 3
-_READABLE_VERSIONS = (1, 2, 3)  # an older store is read as it is, and upgraded when opened for writing
+SCHEMA_VERSION = 4
+_READABLE_VERSIONS = (1, 2, 3, 4)  # an older store is read as it is, and upgraded when opened for writing
 BATCH_SIZE = 20_000
 # How long a writer waits for another connection's write transaction. A load of 10M triples holds
 # the lock for about two minutes; a wait of a few seconds would fail loads that only had to queue.
@@ -63,6 +66,9 @@ _POLL_BUSY_MS = 200
 # Helper threads SQLite may sort with when it builds an index (a bulk load builds four).
 _SORT_THREADS = min(os.cpu_count() or 1, 4)  # a writer's wait for the lock, cut into steps so Ctrl-C and the timeout get through
 
+_ENTITY_SEARCH_TABLE = (
+    "CREATE VIRTUAL TABLE entity_search USING fts5(name, tokenize = 'trigram', content = '', detail = 'none', columnsize = 0)"
+)
 _ENTITY_FOLDED_TABLE = (
     "CREATE TABLE entity_folded (folded TEXT NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (folded, id)) WITHOUT ROWID"
 )
@@ -91,7 +97,7 @@ CREATE TABLE sources (
 );
 CREATE INDEX sources_digest ON sources(digest);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
-CREATE VIRTUAL TABLE entity_search USING fts5(name, tokenize = 'trigram', content = '');
+{_ENTITY_SEARCH_TABLE};
 {_ENTITY_FOLDED_TABLE};
 """
 
@@ -140,10 +146,11 @@ _TRIPLES_SQL = {
         Direction.BOTH: f"({_OUT} AND {_WITH_RELATION} OR {_IN} AND {_WITH_RELATION})",
     }.items()
 }
-_SEARCH_SQL = (
+# Names containing a phrase, in a store of version 3 or older (whose index knows trigram positions).
+_PHRASE_SEARCH_SQL = (
     "SELECT name FROM entities WHERE id IN (SELECT rowid FROM entity_search WHERE entity_search MATCH ? LIMIT ?)"
 )
-_RANKED_SEARCH_SQL = (
+_RANKED_PHRASE_SEARCH_SQL = (
     "SELECT name FROM entities WHERE id IN"
     " (SELECT rowid FROM entity_search WHERE entity_search MATCH ? ORDER BY rank LIMIT ?)"
 )
@@ -176,6 +183,20 @@ _RELATION_COUNTS_V1_SQL = (  # a version 1 store opened read-only keeps no relat
 # fold(name) in SQL: SQLite's lower() for names of printable ASCII without runs of spaces (most of
 # them, at C speed), the Python function for the others. Both give exactly fold(name).
 _FOLD_SQL = "CASE WHEN name GLOB '*[^ -~]*' OR instr(name, '  ') THEN arkg_fold(name) ELSE lower(trim(name)) END"
+# Names holding every trigram of the text, then only those whose folded name contains the text. The
+# index has no positions, so FTS5 cannot rank (bm25 is 0 for every name): the shortest names come
+# first, as bm25 ranked them, and for a typo the names containing the most pieces of the query.
+_FOLDED_NAME = _FOLD_SQL.replace("name", "e.name")
+_INDEXED_NAMES = "entity_search CROSS JOIN entities e ON e.id = entity_search.rowid WHERE entity_search MATCH :match"
+_SEARCH_SQL = f"SELECT e.name FROM {_INDEXED_NAMES} AND instr({_FOLDED_NAME}, :folded) LIMIT :limit"
+_RANKED_SEARCH_SQL = (
+    f"SELECT e.name FROM {_INDEXED_NAMES} AND instr({_FOLDED_NAME}, :folded) ORDER BY length(e.name), e.id LIMIT :limit"
+)
+_TYPO_SEARCH_SQL = (
+    f"WITH found AS MATERIALIZED (SELECT e.name AS name, {_FOLDED_NAME} AS folded FROM {_INDEXED_NAMES})"
+    " SELECT name FROM (SELECT name, {pieces} AS pieces FROM found) WHERE pieces > 0"
+    " ORDER BY pieces DESC, length(name), name LIMIT :limit"
+)
 _NAMES_FOLDED_AS = "SELECT e.name FROM entity_folded f JOIN entities e ON e.id = f.id WHERE f.folded = ? ORDER BY e.name"
 _DUPLICATE_EXAMPLES = 3
 # Keeps the first of edges that are the same edge (a version 1 store could hold an edge twice).
@@ -341,8 +362,13 @@ class SQLiteGraph:
         *,
         skip_loaded: bool = False,
         replace: bool = False,
+        defer_index: bool = False,
     ) -> LoadReport | None:
         """Load a file (format from its extension unless given) in one transaction, names indexed for search.
+
+        With `defer_index` the names are left out of the search index (and the likely duplicates
+        unreported): the first search, or build_search_index, indexes them. Such a load takes about
+        two thirds of the time.
 
         An edge the store already holds is not added again, so loading a file twice, or the same
         triples from two formats, changes nothing. `replace` first takes everything out of the
@@ -364,13 +390,15 @@ class SQLiteGraph:
             if replace:
                 self._clear()
             before = self._newest_edge()
-            count = self._bulk_insert(read_records(path, format), progress)
+            indexed = None if defer_index else self._start_index()
+            count = self._bulk_insert(read_records(path, format), progress, index_names=not defer_index)
             self._conn.execute(
                 "INSERT INTO sources(path, digest, format, triples, loaded_at) VALUES (?, ?, ?, ?, ?)",
                 (str(path.resolve()), digest, format, count, datetime.now(UTC).isoformat(timespec="seconds")),
             )
             added = self._count_added(before)
-            return LoadReport(read=count, added=added, duplicate_names=self._index_new_names())
+            duplicates = None if indexed is None else self._finish_index(indexed)
+            return LoadReport(read=count, added=added, duplicate_names=duplicates)
 
     def remove(self, path: str | Path, format: str | None = None, progress: Callable[[int], None] | None = None) -> int:
         """Take out the edges that the file holds (same head, relation, tail and props), in one transaction.
@@ -448,26 +476,34 @@ class SQLiteGraph:
             bad = error.object[error.start : error.end]
             raise LoadError(path, None, f"holds {bad!r}, which is not text (a lone UTF-16 surrogate)") from None
 
-    def _bulk_insert(self, records: Iterable[Record], progress: Callable[[int], None] | None) -> int:
-        """Insert inside the caller's transaction, keeping relation counts; returns the number of records."""
-        bulk = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM entities)")
+    def _bulk_insert(
+        self, records: Iterable[Record], progress: Callable[[int], None] | None, index_names: bool = False
+    ) -> int:
+        """Insert inside the caller's transaction, keeping relation counts; returns the number of records.
+
+        With `index_names` the new names go into the search index and temp.new_names as they come
+        (see _start_index). Into an empty store the next batch is made while the last is written (see
+        sqlite_writer); otherwise making a batch looks names up in the store, so the two take turns.
+        """
+        bulk = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM entities) AND NOT EXISTS (SELECT 1 FROM relations)")
         newest = self._newest_edge()
         if bulk:
             for index in _LOOKUP_INDEXES:
                 self._conn.execute(f"DROP INDEX {index}")
-        writer = EdgeWriter(self._conn, bulk)
+        maker = BatchMaker(self._conn, bulk, fold_names=index_names)
+        writer = BatchWriter(self._conn, bulk, index_names)
         count = 0
-        iterator = iter(records)
-        with gc_paused():
-            while batch := list(islice(iterator, BATCH_SIZE)):
+        batches = batches_of(records, BATCH_SIZE)
+        with gc_paused(), made_ahead(maker.make, batches) if bulk else nullcontext(map(maker.make, batches)) as made:
+            for batch in made:
                 writer.write(batch)
-                count += len(batch)
+                count += batch.records
                 if progress is not None:
                     progress(count)
         if bulk:  # the edge key after the repeats are dropped (found through edges_in), the counts' index last
             for index in ("entities_name", "edges_in"):
                 self._conn.execute(_LOOKUP_INDEXES[index])
-            writer.drop_repeats()
+            writer.drop_repeats(maker.maybe_repeats())
             self._conn.execute(_LOOKUP_INDEXES["edges_key"])
             for statement in _COUNT_ALL_SQL:
                 self._conn.execute(statement)
@@ -618,9 +654,13 @@ class SQLiteGraph:
             if not folded:
                 return []
             if len(folded) >= _TRIGRAM:
-                self.build_search_index()
+                unindexed = self._unindexed_after()
+                arguments = {"query": self._fts_containing(folded), "folded": folded, "indexed": unindexed or 0}
                 where = "id IN (SELECT rowid FROM entity_search WHERE entity_search MATCH :query)"
-                arguments = {"query": _fts_phrase(folded)}
+                if not self._phrase_index():
+                    where += f" AND instr({_FOLD_SQL}, :folded)"
+                if unindexed is not None:  # a read-only store whose index is not built: the other names, read
+                    where = f"({where} OR id > :indexed AND instr({_FOLD_SQL}, :folded))"
             else:
                 arguments = {f"name{index}": name for index, name in enumerate(self._exact_or_prefixed(text, prefixes=True))}
                 where = f"name IN ({', '.join(':' + key for key in arguments)})" if arguments else "0"
@@ -647,7 +687,6 @@ class SQLiteGraph:
             return []
         candidates = self._exact_or_prefixed(text, prefixes=len(folded) < _TRIGRAM)
         if len(folded) >= _TRIGRAM:
-            self.build_search_index()
             candidates.update(self._containing(folded))
         matches = rank(text, candidates, k)
         if matches and matches[0].score >= _CONFIDENT_SCORE:
@@ -656,48 +695,89 @@ class SQLiteGraph:
         if newest <= _SCAN_ALL_UP_TO:
             candidates.update(self._all_names_close_to(folded, newest))
         elif len(folded) >= _TRIGRAM:
-            typo_query = " OR ".join(_fts_phrase(piece) for piece in _pieces(folded))
-            candidates.update(self._search(_RANKED_SEARCH_SQL, typo_query, _TYPO_CANDIDATES))
+            candidates.update(self._containing_pieces(_pieces(folded)))
         return rank(text, candidates, k)
 
     def search_relations(self, entity: str, text: str, k: int = 5, direction: Direction = Direction.OUT) -> list[Match]:
         return rank(text, self.relations(entity, direction), k)
 
-    def build_search_index(self) -> NameDuplicates:
-        """Index the entity names added since the last build (load does this; search_entities on demand).
+    def build_search_index(self, on_build: Callable[[int], None] | None = None) -> NameDuplicates:
+        """Index the entity names added since the last build (a load does it unless deferred; a search
+        does it on demand), in one transaction: other connections see all of it or none.
 
-        Returns the new names that differ from another name only in case, accents or spacing.
+        `on_build` is called with the number of names to index before a build starts. Returns the
+        new names that differ from another name only in case, accents or spacing. A read-only store
+        is indexed through a connection of its own when the file may be written; when it may not,
+        searches read the names the index lacks.
         """
-        if self._newest_entity() <= self._search_indexed() or self.read_only:
-            return NameDuplicates(0, [])  # read-only: search what is indexed (every load indexes what it adds)
+        pending = self._newest_entity() - self._search_indexed()
+        if pending <= 0 or (self.read_only and not self._index_elsewhere()):
+            return NameDuplicates(0, [])
+        if self.read_only:
+            with SQLiteGraph(self.path, create=False, lock_timeout=self._lock_timeout) as writable:
+                return writable.build_search_index(on_build)
+        # This store's own, else the class-wide one (read off the class: a function there is no method).
+        on_build = on_build or vars(self).get("on_search_index_build") or SQLiteGraph.on_search_index_build
+        if on_build is not None:
+            on_build(pending)
         with self._write_transaction():
             return self._index_new_names()
+
+    on_search_index_build: Callable[[int], None] | None = None
+    """Called (with the number of names) before a search builds the index, e.g. to say why it waits;
+    set on the class for every store, or on one store."""
+
+    def _index_elsewhere(self) -> bool:
+        """Whether the file of a read-only store may be written (to build its search index)."""
+        store = Path(self.path)
+        return self.path != ":memory:" and os.access(store, os.W_OK) and os.access(store.parent, os.W_OK | os.X_OK)
+
+    def _unindexed_after(self) -> int | None:
+        """For a search: building the index as needed, None when every name is indexed, else the
+        highest id indexed (a store that cannot be written, whose index was deferred)."""
+        self.build_search_index()
+        indexed = self._search_indexed()
+        return indexed if self._newest_entity() > indexed else None
 
     def _index_new_names(self) -> NameDuplicates:
         """Fold the names added since the last build into entity_search and entity_folded (inside the
         caller's transaction), and find the likely duplicates among them."""
-        indexed, newest = self._search_indexed(), self._newest_entity()
-        if newest <= indexed:
-            return NameDuplicates(0, [])
+        return self._finish_index(self._start_index())
+
+    def _start_index(self) -> int:
+        """Start indexing names (inside the caller's transaction): the names not indexed yet go into
+        the search index and temp.new_names, where a load adds its new ones (BatchWriter) before
+        _finish_index. Returns the highest id indexed before."""
+        indexed = self._search_indexed()
         conn = self._conn
-        conn.execute(f"CREATE TEMP TABLE new_names AS SELECT id, {_FOLD_SQL} AS folded FROM entities WHERE id > ?", (indexed,))
+        conn.execute("CREATE TEMP TABLE new_names (id INTEGER PRIMARY KEY, folded TEXT NOT NULL)")
+        conn.execute(f"INSERT INTO temp.new_names SELECT id, {_FOLD_SQL} FROM entities WHERE id > ?", (indexed,))
         conn.execute("INSERT INTO entity_search(rowid, name) SELECT id, folded FROM temp.new_names")
-        conn.execute("INSERT INTO entity_folded(folded, id) SELECT folded, id FROM temp.new_names ORDER BY folded")
-        if indexed == 0:  # every name is new: one pass over the folded names, in order
-            sql = "SELECT folded FROM entity_folded GROUP BY folded HAVING count(*) > 1"
-        else:  # one index probe per new name
-            sql = (
-                "SELECT DISTINCT n.folded FROM temp.new_names n WHERE EXISTS"
-                " (SELECT 1 FROM entity_folded o WHERE o.folded = n.folded AND o.id != n.id)"
-            )
-        folded_alike = [folded for (folded,) in conn.execute(sql)]
-        examples = [
-            sorted((name for (name,) in conn.execute(_NAMES_FOLDED_AS, (folded,))), key=_tidiest_first)
-            for folded in folded_alike[:_DUPLICATE_EXAMPLES]
-        ]
+        return indexed
+
+    def _finish_index(self, indexed: int) -> NameDuplicates:
+        """Put temp.new_names into entity_folded, and find the likely duplicates among them."""
+        conn = self._conn
+        newest = self._newest_entity()
+        duplicates = NameDuplicates(0, [])
+        if newest > indexed:
+            conn.execute("INSERT INTO entity_folded(folded, id) SELECT folded, id FROM temp.new_names ORDER BY folded")
+            if indexed == 0:  # every name is new: one pass over the folded names, in order
+                sql = "SELECT folded FROM entity_folded GROUP BY folded HAVING count(*) > 1"
+            else:  # one index probe per new name
+                sql = (
+                    "SELECT DISTINCT n.folded FROM temp.new_names n WHERE EXISTS"
+                    " (SELECT 1 FROM entity_folded o WHERE o.folded = n.folded AND o.id != n.id)"
+                )
+            folded_alike = [folded for (folded,) in conn.execute(sql)]
+            examples = [
+                sorted((name for (name,) in conn.execute(_NAMES_FOLDED_AS, (folded,))), key=_tidiest_first)
+                for folded in folded_alike[:_DUPLICATE_EXAMPLES]
+            ]
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('search_indexed', ?)", (newest,))
+            duplicates = NameDuplicates(len(folded_alike), examples)
         conn.execute("DROP TABLE temp.new_names")
-        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('search_indexed', ?)", (newest,))
-        return NameDuplicates(len(folded_alike), examples)
+        return duplicates
 
     def _search_indexed(self) -> int:
         return self._scalar("SELECT coalesce(max(value), 0) FROM meta WHERE key = 'search_indexed'")
@@ -726,15 +806,62 @@ class SQLiteGraph:
         best = process.extract(folded, folded_names, scorer=fuzz.WRatio, limit=limit)
         return [names[index] for _, _, index in best]
 
-    def _containing(self, folded: str) -> list[str]:
-        """Names containing the folded text: all of them when few, else the best by bm25 rank.
+    def _phrase_index(self) -> bool:
+        """Whether the search index knows trigram positions (a store of version 3 or older)."""
+        return self._version() < 4
 
-        Ranking costs a score for every match, so it is only paid for common substrings.
+    def _fts_containing(self, folded: str) -> str:
+        """The FTS5 query for names containing the folded text (or, without positions, its trigrams)."""
+        if self._phrase_index():
+            return _fts_phrase(folded)
+        return " AND ".join(map(_fts_phrase, dict.fromkeys(folded[i : i + _TRIGRAM] for i in range(len(folded) - 2))))
+
+    def _containing(self, folded: str) -> list[str]:
+        """Names containing the folded text: all of them when few, else the best ranked (bm25, or the
+        shortest names).
+
+        Ranking reads every match, so it is only paid for common substrings.
         """
-        names = self._search(_SEARCH_SQL, _fts_phrase(folded), _PHRASE_CANDIDATES)
-        if len(names) < _PHRASE_CANDIDATES:
-            return names
-        return self._search(_RANKED_SEARCH_SQL, _fts_phrase(folded), _PHRASE_CANDIDATES)
+        unindexed = self._unindexed_after()
+        query = self._fts_containing(folded)
+        if self._phrase_index():
+            names = self._search(_PHRASE_SEARCH_SQL, query, _PHRASE_CANDIDATES)
+            if len(names) >= _PHRASE_CANDIDATES:
+                names = self._search(_RANKED_PHRASE_SEARCH_SQL, query, _PHRASE_CANDIDATES)
+        else:
+            arguments = {"match": query, "folded": folded, "limit": _PHRASE_CANDIDATES}
+            names = [name for (name,) in self._conn.execute(_SEARCH_SQL, arguments)]
+            if len(names) >= _PHRASE_CANDIDATES:
+                names = [name for (name,) in self._conn.execute(_RANKED_SEARCH_SQL, arguments)]
+        if unindexed is not None:
+            names += self._unindexed_containing([folded], unindexed, _PHRASE_CANDIDATES)
+        return names
+
+    def _containing_pieces(self, pieces: list[str]) -> list[str]:
+        """Names sharing pieces of a query, most pieces first (for a typo in a large graph)."""
+        if not pieces:
+            return []
+        unindexed = self._unindexed_after()
+        if self._phrase_index():
+            names = self._search(_RANKED_PHRASE_SEARCH_SQL, " OR ".join(map(_fts_phrase, pieces)), _TYPO_CANDIDATES)
+        else:
+            match = " OR ".join(f"({self._fts_containing(piece)})" for piece in pieces)
+            arguments = {"match": match, "limit": _TYPO_CANDIDATES, **{f"p{i}": piece for i, piece in enumerate(pieces)}}
+            counted = " + ".join(f"(instr(folded, :p{i}) > 0)" for i in range(len(pieces)))
+            names = [name for (name,) in self._conn.execute(_TYPO_SEARCH_SQL.format(pieces=counted), arguments)]
+        if unindexed is not None:
+            names += self._unindexed_containing(pieces, unindexed, _TYPO_CANDIDATES)
+        return names
+
+    def _unindexed_containing(self, pieces: list[str], indexed: int, limit: int) -> list[str]:
+        """Names above the indexed ids whose folded form contains one of the pieces (a scan)."""
+        found = " OR ".join(f"instr(folded, :p{i})" for i in range(len(pieces)))
+        rows = self._conn.execute(
+            f"SELECT name FROM (SELECT name, {_FOLD_SQL} AS folded FROM entities WHERE id > :indexed) WHERE {found}"
+            " ORDER BY length(name), name LIMIT :limit",
+            {"indexed": indexed, "limit": limit, **{f"p{i}": piece for i, piece in enumerate(pieces)}},
+        )
+        return [name for (name,) in rows]
 
     def _search(self, sql: str, fts_query: str, limit: int) -> list[str]:
         return [name for (name,) in self._conn.execute(sql, (fts_query, limit))]
@@ -754,7 +881,7 @@ class LoadReport:
 
     read: int
     added: int
-    duplicate_names: NameDuplicates
+    duplicate_names: NameDuplicates | None  # None: the names were not indexed (defer_index)
 
     @property
     def present(self) -> int:
@@ -780,9 +907,10 @@ def _upgrade(conn: sqlite3.Connection, version: int) -> Upgrade:
     """Bring a store of an older version to this one (inside the caller's transaction).
 
     From version 1: props are re-encoded canonically, edges stored twice are kept once (the edge
-    key), relations get their edge counts, and names are folded again (into entity_folded and the
-    search index, by the caller). Names are left as they are, even with surrounding spaces: `arkg kg
-    merge` joins such twins. From version 2: entities get their edge counts.
+    key), relations get their edge counts. Names are left as they are, even with surrounding spaces:
+    `arkg kg merge` joins such twins. From version 2: entities get their edge counts. From every
+    version: the search index is made anew without trigram positions, and the names are folded again
+    (into entity_folded and the search index, by the caller).
     """
     repeated = 0
     if version < 2:
@@ -797,13 +925,17 @@ def _upgrade(conn: sqlite3.Connection, version: int) -> Upgrade:
             " (SELECT rel, count(*) AS n FROM edges GROUP BY rel) AS counted WHERE relations.id = counted.rel"
         )
         conn.execute(_ENTITY_FOLDED_TABLE)
-        conn.execute("INSERT INTO entity_search(entity_search) VALUES ('delete-all')")
-        conn.execute("DELETE FROM meta WHERE key = 'search_indexed'")
-    for column in ("outgoing", "incoming"):
-        conn.execute(f"ALTER TABLE entities ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
-    for statement in _COUNT_ALL_SQL:
-        conn.execute(statement)
-    conn.execute(_LOOKUP_INDEXES["entities_edges"])
+    if version < 3:
+        for column in ("outgoing", "incoming"):
+            conn.execute(f"ALTER TABLE entities ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
+        for statement in _COUNT_ALL_SQL:
+            conn.execute(statement)
+        conn.execute(_LOOKUP_INDEXES["entities_edges"])
+    # The search index without trigram positions: built again from the names, by the caller.
+    conn.execute("DROP TABLE entity_search")
+    conn.execute(_ENTITY_SEARCH_TABLE)
+    conn.execute("DELETE FROM entity_folded")
+    conn.execute("DELETE FROM meta WHERE key = 'search_indexed'")
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     return Upgrade(repeated)
 

@@ -1,90 +1,171 @@
 """How the SQLite store turns records into rows: names interned to ids, edges appended once each.
 
-Everything here runs inside the store's write transaction (see sqlite_store). Per-record Python work
-is what limits a bulk load, so each batch is handled with C-speed builtins (dict.fromkeys, map,
-set and Counter updates) and one comprehension; names are looked up and inserted per batch.
+Everything here runs inside the store's write transaction (see sqlite_store). A load is split in two
+halves that can run side by side on two cores:
+
+- BatchMaker, pure Python: interns the names of a batch of records to ids, folds the new names for
+  the search index, and encodes the batch's rows as JSON text. Per-record Python work is what limits a
+  bulk load, so a batch is handled with C-speed builtins (dict.fromkeys, map, zip, Counter updates)
+  and one comprehension.
+- BatchWriter, SQLite: one statement per table and batch, over json_each of that text. sqlite3
+  releases the GIL while a statement runs, so the next batch is made meanwhile (`made_ahead`); a
+  statement per row (executemany) would take the GIL back for every row.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+from array import array
+import queue
 import sqlite3
+import sys
+import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from itertools import chain
+from dataclasses import dataclass
+from itertools import chain, filterfalse, islice
 from operator import itemgetter
+from typing import Any
+
+import msgspec
 
 from arkg.graph.loaders import Record
+from arkg.graph.matching import fold_all
 
-_HEAD, _RELATION, _TAIL = itemgetter(0), itemgetter(1), itemgetter(2)
+_HEAD, _RELATION, _TAIL, _PROPS = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
 _NAMES_PER_QUERY = 500  # names looked up by one `name IN (...)` query
-_INSERT_EDGE = "INSERT OR IGNORE INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)"
+_JSON_NUL = "\\u0000"  # SQLite's JSON functions end a string at U+0000: such a batch goes row by row
+_EDGE_COLUMNS = (
+    "SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),"
+    " json_extract(value, '$[3]') FROM json_each(?)"
+)
+_as_json = msgspec.json.Encoder().encode
+
 # Canonical JSON (sorted keys): the same props in any order are the same text, so the same edge.
-encode_props = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
+_encode_props_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
+_encode_props_fast = msgspec.json.Encoder(order="sorted").encode
 
 
-class EdgeWriter:
-    """Interns names and appends the edges that the store does not hold yet, batch by batch, counting
-    the edges added per relation.
+def encode_props(props: dict[str, Any]) -> str:
+    """Props as canonical JSON text. msgspec writes exactly what the json module writes, ten times
+    faster, for every value but floats, which it formats otherwise (1e16, not 1e+16)."""
+    if float in set(map(type, props.values())):
+        return _encode_props_json(props)
+    return _encode_props_fast(props).decode()
+
+
+@dataclass(slots=True)
+class Batch:
+    """A batch of records as rows: the new names with the id of the first, the edges as JSON text."""
+
+    records: int
+    first_entity: int
+    entities: list[str]
+    first_relation: int
+    relations: list[str]
+    edges: list[tuple[int, int, int, str]]
+    edges_json: str
+    relation_ids: list[int]
+    folded: list[str] | None  # the new entity names folded for the search index, when it is built as the load goes
+
+
+class BatchMaker:
+    """Interns names and encodes edges, batch by batch (the Python half of a load).
 
     With `bulk` (an empty store, whose caller builds the name and edge indexes after the load),
-    nothing is looked up: edges are appended as they come, and those whose hash an earlier edge had,
-    which may repeat it, are noted for `drop_repeats` to check once the indexes exist.
+    nothing is looked up in the store, so a helper thread may make batches while the writer writes:
+    edges are appended as they come, and those whose hash an earlier edge had, which may repeat it,
+    are listed by `maybe_repeats` for BatchWriter.drop_repeats to check once the indexes exist.
     """
 
-    def __init__(self, conn: sqlite3.Connection, bulk: bool) -> None:
-        self._conn = conn
+    def __init__(self, conn: sqlite3.Connection, bulk: bool, fold_names: bool) -> None:
         self._entities = Interner(conn, "entities", look_up_existing=not bulk)
-        self._relations = Interner(conn, "relations", look_up_existing=True)
-        self._hashes: set[int] | None = set() if bulk else None
-        self._maybe_repeats: list[int] = []
+        self._relations = Interner(conn, "relations", look_up_existing=not bulk)
+        self._fold_names = fold_names
+        self._hashes: array[int] | None = array("q") if bulk else None  # each edge's hash, in order
+        self._first_edge = conn.execute("SELECT coalesce(max(id), 0) FROM edges").fetchone()[0] + 1
+
+    def make(self, records: list[Record]) -> Batch:
+        first_entity, entities = self._entities.intern(chain(map(_HEAD, records), map(_TAIL, records)))
+        first_relation, relations = self._relations.intern(map(_RELATION, records))
+        entity, relation = self._entities.ids.__getitem__, self._relations.ids.__getitem__
+        relation_ids = list(map(relation, map(_RELATION, records)))
+        props = [encode_props(given) if given else "" for given in map(_PROPS, records)]
+        edges = list(zip(map(entity, map(_HEAD, records)), relation_ids, map(entity, map(_TAIL, records)), props))
+        if self._hashes is not None:
+            self._hashes.extend(map(hash, edges))
+        edges_json = _as_json(edges).decode()
+        return Batch(
+            len(records),
+            first_entity,
+            entities,
+            first_relation,
+            relations,
+            edges if _JSON_NUL in edges_json else [],
+            edges_json,
+            relation_ids,
+            fold_all(entities) if self._fold_names else None,
+        )
+
+    def maybe_repeats(self) -> list[int]:
+        """The ids of the edges whose hash an earlier edge had (rarely any: a file that repeats an edge).
+
+        One set of all the hashes at the end costs a sixth of a set grown batch by batch."""
+        hashes = self._hashes
+        if hashes is None or len(set(hashes)) == len(hashes):
+            return []
+        seen: set[int] = set()
+        found = []
+        for edge_id, value in enumerate(hashes, self._first_edge):
+            if value in seen:
+                found.append(edge_id)
+            seen.add(value)
+        return found
+
+
+class BatchWriter:
+    """Writes batches' rows (the SQLite half of a load), counting the edges added per relation, and
+    with `index_names` the new names into the search index and temp.new_names (see SQLiteGraph)."""
+
+    def __init__(self, conn: sqlite3.Connection, bulk: bool, index_names: bool) -> None:
+        self._conn = conn
+        self._bulk = bulk
+        self._index_names = index_names
         self._newest = conn.execute("SELECT coalesce(max(id), 0) FROM edges").fetchone()[0]
         self._added: Counter[int] = Counter()  # relation id -> edges added
 
-    def write(self, records: list[Record]) -> None:
-        self._entities.intern(chain(map(_HEAD, records), map(_TAIL, records)))
-        self._relations.intern(map(_RELATION, records))
-        entity, relation = self._entities.ids, self._relations.ids
-        edges = [
-            (entity[head], relation[rel], entity[tail], encode_props(props) if props else "")
-            for head, rel, tail, props in records
-        ]
-        if self._hashes is not None:
-            self._note_maybe_repeats(edges, self._hashes)
-        added = self._conn.executemany(_INSERT_EDGE, edges).rowcount
-        if added == len(edges):
-            self._added.update(map(_RELATION, edges))
+    def write(self, batch: Batch) -> None:
+        conn = self._conn
+        insert_names(conn, "entities", batch.first_entity, batch.entities)
+        insert_names(conn, "relations", batch.first_relation, batch.relations)
+        verb = "INSERT" if self._bulk else "INSERT OR IGNORE"
+        if batch.edges:  # text holding U+0000
+            sql = f"{verb} INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)"
+            added = conn.executemany(sql, batch.edges).rowcount
+        else:
+            added = conn.execute(f"{verb} INTO edges(head, rel, tail, props) {_EDGE_COLUMNS}", (batch.edges_json,)).rowcount
+        if added == len(batch.relation_ids):
+            self._added.update(batch.relation_ids)
         elif added:  # the store held some of them: count the rows this batch added (new ids are above the newest)
-            rows = self._conn.execute("SELECT rel, count(*) FROM edges WHERE id > ? GROUP BY rel", (self._newest,))
+            rows = conn.execute("SELECT rel, count(*) FROM edges WHERE id > ? GROUP BY rel", (self._newest,))
             self._added.update(dict(rows))
         self._newest += added
+        if self._index_names and batch.folded:
+            index_folded(conn, batch.first_entity, batch.folded)
 
-    def _note_maybe_repeats(self, edges: list[tuple[int, int, int, str]], seen: set[int]) -> None:
-        """Note the ids that the edges will get when their hash was seen before (rarely: a file that repeats an edge)."""
-        hashes = list(map(hash, edges))
-        fresh = set(hashes)
-        if len(fresh) == len(hashes) and seen.isdisjoint(fresh):
-            seen |= fresh
-            return
-        for edge_id, value in enumerate(hashes, self._newest + 1):
-            if value in seen:
-                self._maybe_repeats.append(edge_id)
-            seen.add(value)
-
-    def drop_repeats(self) -> None:
+    def drop_repeats(self, maybe_repeats: list[int]) -> None:
         """Delete the noted edges that repeat an earlier one (a bulk load, once the edges_in index exists)."""
-        if not self._maybe_repeats:
+        if not maybe_repeats:
             return
         gone = self._conn.execute(
             "DELETE FROM edges WHERE id IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM edges AS earlier"
             " WHERE earlier.tail = edges.tail AND earlier.rel = edges.rel AND earlier.head = edges.head"
             " AND earlier.props = edges.props AND earlier.id < edges.id) RETURNING rel",
-            (json.dumps(self._maybe_repeats),),
+            (json.dumps(maybe_repeats),),
         )
         self._added.subtract(rel for (rel,) in gone.fetchall())
-        self._maybe_repeats.clear()
 
     def count_relations(self) -> None:
         """Add the edges written to the relations' edge counts."""
@@ -92,6 +173,28 @@ class EdgeWriter:
             "UPDATE relations SET edges = edges + ? WHERE id = ?", [(n, rel) for rel, n in self._added.items() if n]
         )
         self._added.clear()
+
+
+def insert_names(conn: sqlite3.Connection, table: str, first: int, names: list[str]) -> None:
+    """Insert the names with ids from `first` on: one statement over a JSON array (twice as fast as a
+    statement per name, and it runs without the GIL), but row by row for a batch with U+0000."""
+    if not names:
+        return
+    listed = _as_json(names).decode()
+    if _JSON_NUL in listed:
+        conn.executemany(f"INSERT INTO {table}(id, name) VALUES (?, ?)", enumerate(names, first))
+    else:
+        conn.execute(f"INSERT INTO {table}(id, name) SELECT ? + key, value FROM json_each(?)", (first, listed))
+
+
+def index_folded(conn: sqlite3.Connection, first: int, folded: list[str]) -> None:
+    """Put folded names (ids from `first` on) into temp.new_names and the search index."""
+    listed = _as_json(folded).decode()
+    if _JSON_NUL in listed:
+        conn.executemany("INSERT INTO temp.new_names(id, folded) VALUES (?, ?)", enumerate(folded, first))
+    else:
+        conn.execute("INSERT INTO temp.new_names(id, folded) SELECT ? + key, value FROM json_each(?)", (first, listed))
+    conn.execute("INSERT INTO entity_search(rowid, name) SELECT id, folded FROM temp.new_names WHERE id >= ?", (first,))
 
 
 class EdgeKeys:
@@ -131,27 +234,16 @@ class Interner:
         ).fetchone()[0]
         self.ids: dict[str, int] = {}
 
-    def intern(self, names: Iterable[str]) -> None:
-        """Give every name an id: the one it had, else a new one (its row inserted)."""
+    def intern(self, names: Iterable[str]) -> tuple[int, list[str]]:
+        """Give every name an id: the one it had, else a new one. Returns the new names (trimmed, for
+        the caller to insert) and the id of the first; the others follow it."""
         new, trimmed, unknown = self._learn(names)
+        first = self._next_id
         if unknown:
-            first = self._next_id
             self._next_id += len(unknown)
             self.ids.update(zip(unknown, range(first, self._next_id)))
-            self._insert(first, unknown)
         self._alias(new, trimmed)
-
-    def _insert(self, first: int, names: list[str]) -> None:
-        """Insert the names with ids from `first` on.
-
-        One statement over a JSON array inserts twice as fast as a statement per name, but SQLite's
-        JSON functions end a string at U+0000: a batch with one takes the slow way.
-        """
-        listed = json.dumps(names, ensure_ascii=False)
-        if "\\u0000" in listed:
-            self._conn.executemany(f"INSERT INTO {self._table}(id, name) VALUES (?, ?)", enumerate(names, first))
-        else:
-            self._conn.execute(f"INSERT INTO {self._table}(id, name) SELECT ? + key, value FROM json_each(?)", (first, listed))
+        return first, unknown
 
     def look_up(self, names: Iterable[str]) -> None:
         """Learn the ids of the names that the store holds; the others stay without."""
@@ -162,10 +254,10 @@ class Interner:
         """The names not seen before in this load, the same trimmed, and the trimmed ones (once each)
         that the store does not hold; the ids of the others are learnt."""
         ids = self.ids
-        new = [name for name in dict.fromkeys(names) if name not in ids]
+        new = list(filterfalse(ids.__contains__, dict.fromkeys(names)))
         trimmed = list(map(str.strip, new))
         # Usually no name needs trimming, and the new names are the unknown ones.
-        unknown = new if trimmed == new else [name for name in dict.fromkeys(trimmed) if name not in ids]
+        unknown = new if trimmed == new else list(filterfalse(ids.__contains__, dict.fromkeys(trimmed)))
         if self._look_up_existing and unknown:
             ids.update(self._stored_ids(unknown))
             unknown = [name for name in unknown if name not in ids]
@@ -182,6 +274,65 @@ class Interner:
             chunk = names[start : start + _NAMES_PER_QUERY]
             sql = f"SELECT name, id FROM {self._table} WHERE name IN ({', '.join('?' * len(chunk))})"
             yield from self._conn.execute(sql, chunk)
+
+
+def batches_of(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
+    iterator = iter(records)
+    while batch := list(islice(iterator, size)):
+        yield batch
+
+
+_DONE = object()
+_SWITCH_INTERVAL = 0.0005  # s; see made_ahead
+
+
+@contextmanager
+def made_ahead(make: Callable[[list[Record]], Batch], batches: Iterator[list[Record]]) -> Iterator[Iterator[Batch]]:
+    """The batches, each made on a helper thread while the caller writes the one before.
+
+    Reading, parsing and interning hold the GIL; the caller's SQLite statements release it. A thread
+    that wants the GIL back waits for the holder's switch interval (5 ms by default), so the interval
+    is shortened meanwhile: the writer gets its turn between its statements at once. An error of the
+    helper (e.g. a LoadError naming a bad line) is raised in the caller; leaving the block early stops
+    the helper.
+    """
+    ready: queue.Queue[Any] = queue.Queue(maxsize=2)
+    stop = threading.Event()
+
+    def put(item: object) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        try:
+            for records in batches:
+                if not put(make(records)):
+                    return
+            put(_DONE)
+        except BaseException as error:  # handed to the caller, who raises it
+            put(error)
+
+    def results() -> Iterator[Batch]:
+        while (item := ready.get()) is not _DONE:
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+
+    interval = sys.getswitchinterval()
+    helper = threading.Thread(target=work, name="arkg-load-batches", daemon=True)
+    sys.setswitchinterval(min(interval, _SWITCH_INTERVAL))
+    helper.start()
+    try:
+        yield results()
+    finally:
+        stop.set()
+        helper.join()
+        sys.setswitchinterval(interval)
 
 
 @contextmanager
