@@ -49,13 +49,27 @@ def _print_version(value: bool) -> None:
         raise typer.Exit()
 
 
+# Commands that never open a KG store: they skip importing it (and its index notice).
+_WITHOUT_STORE = {"report", "tune", "merge-adapters"}
+
+
 @app.callback()
 def _options(
+    context: typer.Context,
     show_version: Annotated[
         bool, typer.Option("--version", callback=_print_version, is_eager=True, help="Print arkg's version and exit.")
     ] = False,
 ) -> None:
     """Options before any command (the app's help text is set above)."""
+    if context.invoked_subcommand not in _WITHOUT_STORE:
+        from arkg.graph.sqlite_store import SQLiteGraph
+
+        SQLiteGraph.on_search_index_build = _say_building_index
+
+
+def _say_building_index(names: int) -> None:
+    """A store loaded with --defer-index is indexed by its first search: say why that search waits."""
+    Console(stderr=True).print(f"building the search index ({names:,} names)…", soft_wrap=True, highlight=False)
 
 
 def main() -> None:

@@ -94,6 +94,14 @@ def load(
         bool,
         typer.Option("--replace", help="Swap the store's whole content for the file's, in one transaction (one file)."),
     ] = False,
+    defer_index: Annotated[
+        bool,
+        typer.Option(
+            "--defer-index",
+            help="Leave names out of the search index (a third faster): the first search, or `arkg kg index`, builds it"
+            " and reports likely duplicates.",
+        ),
+    ] = False,
 ) -> None:
     """Load triples into a store, one transaction per file; formats: docs/kg-formats.md.
 
@@ -109,13 +117,15 @@ def load(
     with user_errors():
         if replace and len(files) != 1:
             raise ArkgError("--replace takes exactly one file: the store's content becomes that file's")
+        if defer_index and is_bolt_spec(db):
+            raise ArkgError("--defer-index is for arkg SQLite stores; a Bolt server indexes names as it loads them")
     if is_bolt_spec(db) and not replace:
         _load_bolt(files, db, format, console, started, done)
         return
     with user_errors():
         graph, created = _open_for_writing(db, console, "load --replace" if replace else "load", create=True)
         try:
-            _load_all(graph, files, format, console, done, _ROLLED_BACK, replace=replace)
+            _load_all(graph, files, format, console, done, _ROLLED_BACK, replace=replace, defer_index=defer_index)
         except BaseException:
             if created and not done.files:
                 graph.delete_if_empty()
@@ -126,9 +136,10 @@ def load(
     if not done.files:
         console.print(f"Nothing new to load into {_shown(db)}: every file was loaded before")
         return
+    indexed = "search index deferred to the first search or `arkg kg index`" if defer_index else "names indexed for search"
     console.print(
         f"[green]Loaded {done.triples:,} triples[/green] from {done.files} file(s) into {_shown(db)}"
-        f" in {seconds:.2f} s ({done.triples / seconds:,.0f} triples/s, names indexed for search):"
+        f" in {seconds:.2f} s ({done.triples / seconds:,.0f} triples/s, {indexed}):"
         f" {done.added:,} added, {done.triples - done.added:,} already present"
     )
 
@@ -190,17 +201,19 @@ def _load_all(
     done: _Done,
     stopped: str,
     replace: bool = False,
+    defer_index: bool = False,
 ) -> None:
     try:
         for path in files:
-            result = _load_one(graph, path, format, console, replace)
+            result = _load_one(graph, path, format, console, replace, defer_index)
             if result is None:
                 console.print(f"[yellow]skipped[/yellow] {_shown(path)}: already loaded")
                 continue
             if isinstance(result, LoadReport):
                 done.triples += result.read
                 done.added += result.added
-                _report_duplicates(result.duplicate_names, str(graph.path), console)
+                if result.duplicate_names is not None:
+                    _report_duplicates(result.duplicate_names, str(graph.path), console)
             else:  # the Bolt writer tells the records read only
                 done.triples += result
                 done.added += result
@@ -215,7 +228,12 @@ def _load_all(
 
 
 def _load_one(
-    graph: SQLiteGraph | BoltWriter, path: Path, format: str | None, console: Console, replace: bool = False
+    graph: SQLiteGraph | BoltWriter,
+    path: Path,
+    format: str | None,
+    console: Console,
+    replace: bool = False,
+    defer_index: bool = False,
 ) -> LoadReport | int | None:
     columns = (
         SpinnerColumn(),
@@ -228,10 +246,10 @@ def _load_one(
     with Progress(*columns, console=console, transient=True) as progress:
         task = progress.add_task(_shown(path), total=None, count=0)
         update = lambda done: progress.update(task, count=done)  # noqa: E731
-        if replace:
-            result = graph.load(path, format, progress=update, replace=True)
-        else:
+        if isinstance(graph, BoltWriter):
             result = graph.load(path, format, progress=update, skip_loaded=True)
+        else:
+            result = graph.load(path, format, progress=update, skip_loaded=not replace, replace=replace, defer_index=defer_index)
     if result is not None:
         kind = " (the gold triples of a CoLoTa data set)" if format == COLOTA else ""
         if isinstance(result, LoadReport):
@@ -269,6 +287,26 @@ def _waiting(console: Console, db: str) -> None:
 
 def _shown(path: Path | str) -> str:
     return escape(one_line(str(path)))
+
+
+@app.command()
+def index(db: Annotated[str, typer.Option("--db", help="The arkg SQLite store.")]) -> None:
+    """Build the search index of the names a load left out (`kg load --defer-index`), and report likely duplicates.
+
+    One transaction: searches meanwhile see the index as it was. Without it, the first search builds it.
+    """
+    console = Console()
+    started = time.perf_counter()
+    pending: list[int] = []
+    with user_errors():
+        graph, _ = _open_for_writing(db, console, "index")
+        with closing(graph):
+            duplicates = graph.build_search_index(on_build=pending.append)
+    if not pending:
+        console.print(f"The search index of {_shown(db)} is up to date")
+        return
+    console.print(f"Indexed {pending[0]:,} names of {_shown(db)} for search in {time.perf_counter() - started:.2f} s")
+    _report_duplicates(duplicates, db, console)
 
 
 @app.command()
