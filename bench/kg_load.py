@@ -2,14 +2,21 @@
 
     python bench/kg_load.py                  # 1,000,000 triples, 3 runs
     python bench/kg_load.py --n 200000 --runs 5
+    python bench/kg_load.py --baseline-rev 4b0eb34 --runs 5   # against that commit's arkg, paired
     python bench/kg_load.py --floor          # and after each load, what SQLite alone spends on its rows
 
 The graph is bench/kg_ops.py's synthetic Wikidata-like neighbourhood (heavy-tailed out-degree,
 1,000 relations, 80% fresh tail names, 10% of edges with props), written once into a temp dir.
 Each run loads it into a new store with `arkg kg load FILE --db STORE` in a subprocess, so the
-figures include starting Python and importing the command line, as a user sees them. CPU time is
-the child's user + system time (resource.getrusage(RUSAGE_CHILDREN)): on a shared machine wall time
-also counts other processes' turns. Prints each run and the medians.
+figures include starting Python and importing the command line, as a user sees them, then once more
+with `--defer-index`. CPU time is the child's user + system time (resource.getrusage(RUSAGE_CHILDREN)):
+on a shared machine wall time also counts other processes' turns. Prints each run and the medians.
+
+With --baseline-rev, each run also loads the file with the arkg of that git revision (its src/ exported
+with `git archive` into the temp dir, run with PYTHONPATH pointing there, in this virtualenv), in turn
+with this checkout's loads (the order rotates from run to run), so that the machine's speed of the
+moment weighs on both alike; each run's ratio is the baseline's time over this checkout's, and the
+medians of these ratios are printed.
 
 With --floor, each load's rows (edges as ids, entities with their edge counts, folded names) are
 read back into Python lists and written into a new store with no per-record Python work but the
@@ -23,6 +30,7 @@ above; measured right after each load, the two are compared on the machine's spe
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import random
 import resource
@@ -30,6 +38,7 @@ import sqlite3
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from collections import defaultdict
@@ -41,6 +50,7 @@ from arkg.graph import SQLiteGraph, sqlite_store
 
 ARKG = [sys.executable, "-m", "arkg"]
 _FLOOR_BATCH = 20_000  # rows a floor executemany takes at once, as the loader's batches
+REPOSITORY = Path(__file__).resolve().parents[1]
 
 
 def children_cpu() -> float:
@@ -48,14 +58,24 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed_load(source: Path, db: Path) -> tuple[float, float, str]:
-    """(wall s, CPU s, the command's summary line) of one `arkg kg load`."""
+def exported(revision: str, into: Path) -> Path:
+    """The src/ folder of a git revision of this repository, written under `into`."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPOSITORY), "archive", "--format=tar", revision, "src"], capture_output=True, check=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))  # 3.11.4+ checks paths
+    return into / "src"
+
+
+def timed_load(source: Path, db: Path, *options: str, src: Path | None = None) -> tuple[float, float, str]:
+    """(wall s, CPU s, the command's summary line) of one `arkg kg load`, by the arkg in `src` if given."""
+    env = {**os.environ, "COLUMNS": "1000"}  # the summary on one line
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([str(src), *filter(None, [os.environ.get("PYTHONPATH")])])
     cpu, wall = children_cpu(), time.perf_counter()
     done = subprocess.run(
-        [*ARKG, "kg", "load", str(source), "--db", str(db)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "1000"},  # the summary on one line
+        [*ARKG, "kg", "load", str(source), "--db", str(db), *options], capture_output=True, text=True, env=env
     )
     wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
     if done.returncode != 0:
@@ -113,33 +133,51 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--workdir", type=Path, help="where to write the JSONL and the stores (default: a temp dir)")
     parser.add_argument("--floor", action="store_true", help="after each load, time SQLite's own work on its rows")
+    parser.add_argument("--baseline-rev", help="also time the arkg of this git revision, paired with this checkout's")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(dir=args.workdir) as scratch:
         source = Path(scratch) / "graph.jsonl"
         SyntheticGraph(args.n, random.Random(args.seed)).write(source)
-        walls, cpus = [], []
+        kinds: dict[str, tuple[list[str], Path | None]] = {"eager": ([], None), "deferred": (["--defer-index"], None)}
+        if args.baseline_rev:
+            kinds = {"baseline": ([], exported(args.baseline_rev, Path(scratch) / "baseline")), **kinds}
+        timings: dict[str, list[tuple[float, float]]] = defaultdict(list)
         floor: dict[str, list[float]] = defaultdict(list)
         for run in range(1, args.runs + 1):
-            db = Path(scratch) / f"run{run}.db"
-            wall, cpu, summary = timed_load(source, db)
-            walls.append(wall)
-            cpus.append(cpu)
-            print(f"run {run}: {wall:.2f} s wall, {cpu:.2f} s CPU, {args.n / wall:,.0f} / {args.n / cpu:,.0f} triples/s")
-            print(f"  arkg: {summary}")
+            order = list(kinds)[run - 1 :] + list(kinds)[: run - 1]  # rotated: none always goes first
+            for kind in order:
+                options, src = kinds[kind]
+                db = Path(scratch) / f"run{run}-{kind}.db"
+                wall, cpu, summary = timed_load(source, db, *options, src=src)
+                timings[kind].append((wall, cpu))
+                print(f"run {run} {kind}: {wall:.2f} s wall, {cpu:.2f} s CPU, {args.n / wall:,.0f} / {args.n / cpu:,.0f} triples/s")
+                print(f"  arkg: {summary}")
+                if kind != "eager":
+                    db.unlink()
+            db = Path(scratch) / f"run{run}-eager.db"
             if args.floor:
+                cpu = timings["eager"][-1][1]
                 steps = timed_steps(Path(scratch) / "floor.db", *rows_of(db))
                 (Path(scratch) / "floor.db").unlink()
                 spent = sum(steps.values())
                 for name, seconds in {**steps, "sum": spent, "load CPU / floor": cpu / spent}.items():
                     floor[name].append(seconds)
-                print(f"  floor: {spent:.2f} s CPU of SQLite's own work; the load took {cpu / spent:.2f}x that")
+                print(f"  floor: {spent:.2f} s CPU of SQLite's own work; the eager load took {cpu / spent:.2f}x that")
             db.unlink()
-    wall, cpu = statistics.median(walls), statistics.median(cpus)
-    print(
-        f"median of {args.runs}: {args.n:,} triples in {wall:.2f} s wall / {cpu:.2f} s CPU ="
-        f" {args.n / wall:,.0f} triples/s wall, {args.n / cpu:,.0f} triples/s CPU"
-    )
+    print(f"medians of {args.runs} runs, {args.n:,} triples:")
+    for kind, pairs in timings.items():
+        wall, cpu = statistics.median(w for w, _ in pairs), statistics.median(c for _, c in pairs)
+        ratios = ""
+        if "baseline" in timings and kind != "baseline":
+            by_wall = statistics.median(b[0] / t[0] for b, t in zip(timings["baseline"], pairs, strict=True))
+            by_cpu = statistics.median(b[1] / t[1] for b, t in zip(timings["baseline"], pairs, strict=True))
+            ratios = f"; {by_wall:.2f}x the baseline's speed in wall time, {by_cpu:.2f}x in CPU time"
+        name = f"baseline ({args.baseline_rev})" if kind == "baseline" else kind
+        print(
+            f"  {name:20s} {wall:6.2f} s wall / {cpu:6.2f} s CPU = {args.n / wall:9,.0f} triples/s wall,"
+            f" {args.n / cpu:9,.0f} triples/s CPU{ratios}"
+        )
     if args.floor:
         print("floor, CPU seconds (medians):")
         for name, values in floor.items():
