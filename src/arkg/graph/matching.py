@@ -57,7 +57,8 @@ def fold_all(names: list[str]) -> list[str]:
         return list(map(fold, names))
     folded = joined.lower() if joined.isascii() else joined.translate(_FOLDED_CHARACTERS)
     parts = folded.split("\x00") if names else []
-    if "  " in folded or " \x00" in folded or "\x00 " in folded or folded[:1] == " " or folded[-1:] == " " or _OTHER_SPACE.search(folded):
+    ends = f"\x00{folded}\x00"
+    if "  " in folded or " \x00" in ends or "\x00 " in ends or _OTHER_SPACE.search(folded):
         return list(map(" ".join, map(str.split, parts)))
     return parts
 

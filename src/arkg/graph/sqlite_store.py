@@ -713,9 +713,13 @@ class SQLiteGraph:
         pending = self._newest_entity() - self._search_indexed()
         if pending <= 0 or (self.read_only and not self._index_elsewhere()):
             return NameDuplicates(0, [])
-        if self.read_only:
-            with SQLiteGraph(self.path, create=False, lock_timeout=self._lock_timeout) as writable:
-                return writable.build_search_index(on_build)
+        if self.read_only:  # a reader does not queue behind a long write: meanwhile it reads the names
+            wait = min(self._lock_timeout, _READ_BUSY_MS / 1000)
+            try:
+                with SQLiteGraph(self.path, create=False, lock_timeout=wait) as writable:
+                    return writable.build_search_index(on_build)
+            except ArkgError:
+                return NameDuplicates(0, [])
         # This store's own, else the class-wide one (read off the class: a function there is no method).
         on_build = on_build or vars(self).get("on_search_index_build") or SQLiteGraph.on_search_index_build
         if on_build is not None:
