@@ -1,19 +1,24 @@
 """Load test of `arkg serve` on 127.0.0.1: many clients asking at once, with the scripted model.
 
-The server runs in a child process (this script with --serve): the sample KG, ARK, and a scripted
-model that sleeps --model-delay seconds per call and answers each question with the code word the
-question carries (`c7-r3`), so every answer can be matched to its question. Each client asks its
+The server runs in a child process (this script with --serve): the sample KG, ARK, and the model
+`arkg serve --model test` opens (so whatever it keeps is measured too), its replies scripted to sleep
+--model-delay seconds per call and answer each question with the code word the question carries
+(`c7-r3`), so every answer can be matched to its question. Each client asks its
 --requests questions one after another: POST /api/runs, then follow the run's event stream to its
 end. A 503 (queue full) is counted and retried after the Retry-After the server gave.
 
 Reported: answered runs per second, latency percentiles (accepted request to last event, and of the
 refusals), refusals, and anything lost (an error, a failed or cancelled run, a dropped stream) or
 mixed up (an answer that is not its question's code word); the server's resident memory after each
-quarter of the answers, to show it stays flat. Everything is bounded: --time-limit stops the clients.
+quarter of the answers and after the answered runs --rss-at names (those the load reaches), with the
+last over the first, to show it stays flat once the server keeps its most runs (200). Everything is
+bounded: --time-limit stops the clients.
 Exit status 1 when any request was lost or mixed up, or the time limit cut the run short.
 
     python bench/serve_load.py [--clients 50] [--requests 10] [--queue-size 8] [--model-delay 0.002]
-                               [--time-limit 300] [--json FILE]
+                               [--time-limit 300] [--rss-at 1000 3000] [--json FILE]
+
+Memory from run 1,000 to run 3,000: --clients 50 --requests 60.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ MAX_RETRY_WAIT_S = 5.0
 def serve(queue_size: int, delay_s: float) -> None:
     import uvicorn
 
+    from arkg.agents import DEFAULT_STRATEGY
     from arkg.llm.base import Choice, Message, OutputSpec, Sampling
     from arkg.llm.scripted import ScriptedModel
     from arkg.server import Limits, ServerConfig, create_app
@@ -65,15 +71,10 @@ def serve(queue_size: int, delay_s: float) -> None:
                 reply[name] = fields[name]
         return reply
 
-    class Forgetful(ScriptedModel):
-        """ScriptedModel keeps every call for tests to inspect; here that log would be the one thing growing."""
-
-        def complete(self, *args: Any, **kwargs: Any) -> Any:
-            completion = super().complete(*args, **kwargs)
-            self.calls.clear()
-            return completion
-
-    session = Session(model=Forgetful(reply))
+    session = Session(model="test")  # as `arkg serve --model test` opens it
+    served = session.model_for(DEFAULT_STRATEGY)
+    assert isinstance(served, ScriptedModel), served
+    served.function = reply  # only its replies change: what it keeps per call stays the served model's
     app = create_app(session, ServerConfig(limits=Limits(queue_size=queue_size)))
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -93,6 +94,7 @@ class Tally:
     run_latency_s: list[float] = field(default_factory=list)
     refusal_latency_s: list[float] = field(default_factory=list)
     rss_mib: list[float] = field(default_factory=list)  # after each quarter of the answers
+    rss_at: dict[int, float] = field(default_factory=dict)  # after that many answered runs
 
 
 async def ask_once(client: httpx2.AsyncClient, code: str, tally: Tally) -> float | None:
@@ -152,23 +154,26 @@ def rss_mib(pid: int) -> float:
     raise RuntimeError(f"no VmRSS for process {pid}")
 
 
-async def watch_memory(pid: int, tally: Tally, total: int) -> None:
+async def watch_memory(pid: int, tally: Tally, total: int, rss_at: Sequence[int]) -> None:
     quarters = [math.ceil(total * share / 4) for share in (1, 2, 3, 4)]
-    while quarters:
-        if tally.answered >= quarters[0]:
+    marks = sorted(mark for mark in set(rss_at) if 0 < mark <= total)
+    while quarters or marks:
+        if quarters and tally.answered >= quarters[0]:
             tally.rss_mib.append(round(rss_mib(pid), 1))
             quarters.pop(0)
+        if marks and tally.answered >= marks[0]:
+            tally.rss_at[marks.pop(0)] = round(rss_mib(pid), 1)
         await asyncio.sleep(0.05)
 
 
-async def load(url: str, pid: int, clients: int, requests: int, time_limit: float) -> tuple[Tally, float]:
+async def load(url: str, pid: int, clients: int, requests: int, time_limit: float, rss_at: Sequence[int] = ()) -> tuple[Tally, float]:
     tally = Tally()
     deadline = time.monotonic() + time_limit
     limits = httpx2.Limits(max_connections=2 * clients + 10, max_keepalive_connections=2 * clients)
     async with httpx2.AsyncClient(base_url=url, limits=limits, timeout=httpx2.Timeout(time_limit)) as client:
         warm = Tally()
         await ask_once(client, "c0-r0", warm)  # first request: imports and caches warm up
-        memory = asyncio.create_task(watch_memory(pid, tally, clients * requests))
+        memory = asyncio.create_task(watch_memory(pid, tally, clients * requests, rss_at))
         started = time.perf_counter()
         await asyncio.wait_for(
             asyncio.gather(*(client_loop(client, number, requests, tally, deadline) for number in range(1, clients + 1))),
@@ -177,6 +182,9 @@ async def load(url: str, pid: int, clients: int, requests: int, time_limit: floa
         elapsed = time.perf_counter() - started
         memory.cancel()
         tally.rss_mib += [round(rss_mib(pid), 1)] * (4 - len(tally.rss_mib))  # quarters reached as the last answers came
+        for mark in rss_at:  # reached as the last answers came
+            if 0 < mark <= tally.answered and mark not in tally.rss_at:
+                tally.rss_at[mark] = round(rss_mib(pid), 1)
     return tally, elapsed
 
 
@@ -189,6 +197,7 @@ def percentile(values: list[float], share: float) -> float:
 
 def summary(tally: Tally, elapsed: float, options: argparse.Namespace) -> dict[str, Any]:
     total = options.clients * options.requests
+    marks = sorted(tally.rss_at)
     return {
         "clients": options.clients,
         "requests_per_client": options.requests,
@@ -208,6 +217,9 @@ def summary(tally: Tally, elapsed: float, options: argparse.Namespace) -> dict[s
         "refusal_latency_p50_ms": round(1000 * percentile(tally.refusal_latency_s, 0.5), 1),
         "refusal_latency_p99_ms": round(1000 * percentile(tally.refusal_latency_s, 0.99), 1),
         "server_rss_mib_by_quarter": tally.rss_mib,
+        "server_rss_mib_at_run": {str(mark): tally.rss_at[mark] for mark in marks},
+        # run --rss-at's last over its first: 1.0 is flat
+        "server_rss_ratio": round(tally.rss_at[marks[-1]] / tally.rss_at[marks[0]], 3) if len(marks) > 1 else None,
         "problems": (tally.lost + tally.mixed_up)[:20],
     }
 
@@ -219,6 +231,10 @@ def main() -> int:
     parser.add_argument("--queue-size", type=int, default=8)
     parser.add_argument("--model-delay", type=float, default=0.002, help="seconds the scripted model takes per call")
     parser.add_argument("--time-limit", type=float, default=300.0)
+    parser.add_argument(
+        "--rss-at", type=int, nargs="+", default=[1000, 3000], metavar="RUNS",
+        help="also read the server's memory after this many answered runs (those beyond the load are skipped)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -239,7 +255,7 @@ def main() -> int:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise SystemExit("the server did not start") from None
                 time.sleep(0.1)
-        tally, elapsed = asyncio.run(load(url, server.pid, options.clients, options.requests, options.time_limit))
+        tally, elapsed = asyncio.run(load(url, server.pid, options.clients, options.requests, options.time_limit, options.rss_at))
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -40,12 +40,18 @@ def _count_tokens(text: str) -> int:
 
 
 class ScriptedModel:
-    """ChatModel driven by `function(messages, output, sampling) -> reply`."""
+    """ChatModel driven by `function(messages, output, sampling) -> reply`.
 
-    def __init__(self, function: ReplyFunction, name: str = "scripted") -> None:
+    Every call is kept in `calls`, unless keep_calls is False: a model that serves indefinitely (a
+    server's, `--model test`) would otherwise hold every prompt of every run for as long as it runs.
+    """
+
+    def __init__(self, function: ReplyFunction, name: str = "scripted", *, keep_calls: bool = True) -> None:
         self.function = function
         self.name = name
+        self.keep_calls = keep_calls
         self.calls: list[ScriptedCall] = []
+        self.call_count = 0
 
     @classmethod
     def from_replies(cls, replies: Iterable[Reply], name: str = "scripted") -> "ScriptedModel":
@@ -64,9 +70,11 @@ class ScriptedModel:
 
     def complete(self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()) -> Completion[Any]:
         started = time.perf_counter()
-        self.calls.append(ScriptedCall(tuple(messages), output, sampling))
+        self.call_count += 1
+        if self.keep_calls:
+            self.calls.append(ScriptedCall(tuple(messages), output, sampling))
         reply = self.function(messages, output, sampling)
-        value, raw = _validate(reply, output, call_number=len(self.calls))
+        value, raw = _validate(reply, output, call_number=self.call_count)
         usage = Usage(
             calls=1,
             prompt_tokens=sum(_count_tokens(m.content) for m in messages),

@@ -259,7 +259,9 @@ def open_model(
     if parsed.backend == "llamacpp":
         model = _llamacpp_model(parsed, {} if loaded is None else loaded)
     elif parsed.backend == "test":
-        return TestModel()  # uncached: its replies cost nothing, and caching them would only fill the file
+        # Uncached: its replies cost nothing, and caching them would only fill the file. No call log:
+        # nothing reads one here, and a server's (`arkg serve --model test`) grew with every run.
+        return TestModel(keep_calls=False)
     else:
         from arkg.llm.openai_compat import OpenAICompatModel
 

@@ -72,10 +72,12 @@ def _least_value(schema: Mapping[str, Any], definitions: Mapping[str, Any]) -> A
 
 class TestModel(ScriptedModel):
     """A ChatModel whose every reply is `valid_reply(output, prefer, fields)`; it records its calls
-    and counts usage as ScriptedModel does."""
+    (unless keep_calls is False) and counts usage as ScriptedModel does."""
 
     __test__ = False  # a class named Test* imported into a test module is not a test for pytest to collect
 
-    def __init__(self, prefer: Sequence[str] = (), fields: Mapping[str, Any] | None = None, name: str = "test") -> None:
+    def __init__(
+        self, prefer: Sequence[str] = (), fields: Mapping[str, Any] | None = None, name: str = "test", *, keep_calls: bool = True
+    ) -> None:
         preferred, given = tuple(prefer), dict(fields or {})
-        super().__init__(lambda messages, output, sampling: valid_reply(output, preferred, given), name=name)
+        super().__init__(lambda messages, output, sampling: valid_reply(output, preferred, given), name=name, keep_calls=keep_calls)
