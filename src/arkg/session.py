@@ -3,7 +3,7 @@
 This is the library call behind `arkg ask` (and what a server keeps open between requests):
 
     with Session(db=None) as session:          # the sample KG; the bundled model with each strategy's tuned adapter
-        result = session.ask("Was Marie Curie born in Warsaw?", strategy="ark", on_event=print)
+        result = session.ask("Was Marie Curie born in Warsaw?", on_event=print)   # the default strategy
 
 With no model named, each strategy gets the bundled model with the adapter tuned for it, if one ships
 (StrategyInfo.tuned_adapter; `model="llamacpp"` is the plain bundled model): the weights are loaded
@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arkg.agents import REGISTRY, Budget, Query, Result, RunOptions, as_query, build_strategy, strategy_info
+from arkg.agents import REGISTRY, Budget, Query, Result, RunOptions, as_query, build_strategy, default_strategy, strategy_info
 from arkg.agents.abstention import Abstaining, Abstention
 from arkg.agents.run import EventCallback
 from arkg.graph import open_graph
@@ -82,10 +82,15 @@ class Session:
                 self._by_spec[spec] = open_model(spec, loaded=self._loaded, **self._options)
             return self._by_spec[spec]
 
+    @property
+    def default_strategy(self) -> str:
+        """The strategy of a question that names none, for this session's model (arkg.agents.default_strategy)."""
+        return default_strategy(self._model)
+
     def ask(
         self,
         question: str | Query,
-        strategy: str = "ark",
+        strategy: str | None = None,
         settings: BaseModel | Mapping[str, Any] | None = None,
         *,
         sampling: Sampling | None = None,
@@ -96,6 +101,7 @@ class Session:
     ) -> Result:
         """Answer one question (or verify one claim) with a registered strategy (and an abstention policy)."""
         query = as_query(question)
+        strategy = strategy or self.default_strategy
         info = strategy_info(strategy)
         agent = build_strategy(strategy, self.model_for(strategy), self.kg if info.uses_kg else None, settings)
         if abstention is not None and abstention.active:

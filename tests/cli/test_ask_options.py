@@ -85,7 +85,9 @@ def named(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 @pytest.mark.parametrize(
     ("arguments", "spec", "shown"),
     [
-        ([], "llamacpp:tuned", "SmolLM2-135M-Instruct + tuned (the adapter tuned for ark)"),
+        (["--strategy", "ark"], "llamacpp:tuned", "SmolLM2-135M-Instruct + tuned (the adapter tuned for ark)"),
+        # No strategy and no model: the default strategy for the bundled model, with its adapter.
+        ([], "llamacpp:tuned-kg-agent", "SmolLM2-135M-Instruct + tuned-kg-agent (the adapter tuned for kg-agent)"),
         (["--strategy", "kg-agent"], "llamacpp:tuned-kg-agent", "SmolLM2-135M-Instruct + tuned-kg-agent (the adapter tuned for kg-agent)"),
         (["--strategy", "cot"], "llamacpp", "SmolLM2-135M-Instruct, no adapter"),
         (["--model", "llamacpp"], "llamacpp", "SmolLM2-135M-Instruct, no adapter"),

@@ -20,7 +20,7 @@ from arkg.session import Session
 def test_the_command_serves_a_client_over_http_and_stops_on_ctrl_c(tmp_path):
     port = free_port()
     server = subprocess.Popen(
-        scripted_command("mcp", "--http", "--port", str(port)), cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        scripted_command("mcp", "--strategy", "ark", "--http", "--port", str(port)), cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
 
     async def converse() -> tuple[set[str], dict]:

@@ -14,7 +14,7 @@ from arkg.session import Session
 
 
 def test_a_client_lists_the_tools_and_ask_answers_and_cites_as_the_library_does(tmp_path):
-    command, *arguments = scripted_command("mcp", "--traces", str(tmp_path))
+    command, *arguments = scripted_command("mcp", "--strategy", "ark", "--traces", str(tmp_path))
 
     async def converse() -> dict:
         async with Client(StdioServerParameters(command=command, args=arguments), read_timeout_seconds=30) as client:

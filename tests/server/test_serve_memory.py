@@ -18,7 +18,7 @@ RUNS = 12
 
 
 def _finish(queue: RunQueue, question: str) -> weakref.ref:
-    run = queue.submit(run_request(AskRequest(question=question), ServerConfig()))
+    run = queue.submit(run_request(AskRequest(question=question), ServerConfig(strategy="ark")))
     deadline = time.monotonic() + 30
     while not run.done:
         assert time.monotonic() < deadline, f"run {run.id} did not finish"

@@ -7,6 +7,8 @@ refreshes the README's picture.
 from __future__ import annotations
 
 import os
+import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -114,6 +116,8 @@ def test_the_page_asks_and_draws_the_explored_graph_step_by_step(browser, tmp_pa
         steps = browser.find_elements(By.CSS_SELECTOR, "#steps li")
         assert [step.find_element(By.CLASS_NAME, "kind").text for step in steps][:4] == ["ANCHOR", "RELATIONS", "RELATION", "TRIPLES"]
         assert len(steps) == 13
+        # 13 events, but 2 reasoning steps (ARK's k) of 7 model calls.
+        assert re.fullmatch(r"done in \d+ s: 2 reasoning steps, 7 model calls", browser.find_element(By.ID, "status").text)
         steps[3].click()  # the first facts: the step and its part of the graph are selected
         assert "selected" in steps[3].get_attribute("class")
         selected = browser.execute_script("return arkg.network.getSelection()")
@@ -131,6 +135,30 @@ def test_the_page_asks_and_draws_the_explored_graph_step_by_step(browser, tmp_pa
         screenshot = Path(os.environ.get("ARKG_SCREENSHOT") or tmp_path / "arkg-serve.png")
         screenshot.parent.mkdir(parents=True, exist_ok=True)
         assert browser.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
+
+
+def test_while_a_run_goes_on_the_page_shows_its_step_its_model_calls_and_the_time(browser):
+    """The fourth model call (step 2's anchor) waits until the test has seen the clock run on."""
+    replies, release = two_hop_model().function, threading.Event()
+
+    def slow(messages, output, sampling):  # type: ignore[no-untyped-def]
+        if model.call_count == 4:
+            release.wait(30)
+        return replies(messages, output, sampling)
+
+    model = ScriptedModel(slow)
+    with live_server(create_app(Session(model=model), ServerConfig(strategy="ark"))) as server:
+        open_page(browser, server.url)
+        box = browser.find_element(By.ID, "question")
+        box.send_keys(TWO_HOPS)
+        browser.find_element(By.ID, "ask").click()
+        running = r"running… step (\d+), 3 model calls · (\d+) s"
+        first = wait(browser, f"document.getElementById('status').textContent.match(/{running}/)")
+        later = wait(browser, f"(m => m && Number(m[2]) >= {int(first[2]) + 2} && m)(document.getElementById('status').textContent.match(/{running}/))")
+        assert first[1] == later[1] == "1"
+        release.set()
+        wait(browser, "!document.getElementById('answer').hidden && document.getElementById('stop').disabled")
+        assert re.fullmatch(r"done in \d+ s: 2 reasoning steps, 7 model calls", browser.find_element(By.ID, "status").text)
 
 
 def test_the_lines_computed_for_the_answer_are_listed_under_the_cited_facts(browser):

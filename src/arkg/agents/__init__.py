@@ -33,16 +33,29 @@ from arkg.agents.strategy import (
 from arkg.agents.trace import Event, ModelCall, ModelEvent, Trace, TripleRecord
 from arkg.agents.view import Block, Focus, View
 
-# What `arkg ask`, `arkg serve` and the Python API use when no strategy is named.
+# The strategy of a run that names none. With no model named (the bundled model, each strategy with its
+# tuned adapter): the one right most often on held-out KGs (docs/BENCHMARKS.md, "The default strategy").
+# With any other model: ARK-V1's, the paper's agent, until measurements say otherwise.
+BUNDLED_MODEL_STRATEGY = kg_agent.NAME
 DEFAULT_STRATEGY = ark.NAME
+DEFAULT_STRATEGIES_HELP = f"{BUNDLED_MODEL_STRATEGY} with the bundled model (no --model), {DEFAULT_STRATEGY} with any other"
+
+
+def default_strategy(model: object | None) -> str:
+    """The strategy of a run that names none, by the model given (a spec, a ChatModel; None: the default)."""
+    return BUNDLED_MODEL_STRATEGY if model is None else DEFAULT_STRATEGY
+
 
 __all__ = [
     "as_query",
     "Agent",
     "Block",
+    "BUNDLED_MODEL_STRATEGY",
+    "DEFAULT_STRATEGIES_HELP",
     "DEFAULT_STRATEGY",
     "Event",
     "Focus",
+    "default_strategy",
     "ModelCall",
     "ModelEvent",
     "PLUGIN_GROUP",

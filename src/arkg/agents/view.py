@@ -95,6 +95,29 @@ class View:
         return self.answer_notes(trace) if self.answer_notes is not None and trace is not None else []
 
 
+@dataclass
+class Progress:
+    """How far a run has come, counted from its events as they arrive: model calls, and reasoning steps,
+    which are the steps a strategy numbers (ARK's k, KG-Agent's program lines) or else its model calls."""
+
+    calls: int = 0
+    _numbered: int = 0
+
+    def add(self, event: Any) -> None:
+        """Count one event: a strategy's event object, or its JSON (a saved trace's)."""
+        if isinstance(event, Mapping):
+            step, calls = event.get("step"), len(event.get("calls") or []) + isinstance(event.get("call"), Mapping)
+        else:
+            step, calls = getattr(event, "step", None), len(getattr(event, "calls", []))
+        if isinstance(step, int) and not isinstance(step, bool):
+            self._numbered = max(self._numbered, step)
+        self.calls += calls
+
+    @property
+    def steps(self) -> int:
+        return self._numbered or self.calls
+
+
 def generic_block(event: Any) -> Block:
     fields = event.model_dump(mode="json", exclude={"kind"}) if isinstance(event, BaseModel) else event
     label = getattr(event, "kind", None) or (event.get("kind") if isinstance(event, Mapping) else None)

@@ -10,13 +10,14 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from arkg.agents import DEFAULT_STRATEGY, MAX_QUESTION_CHARS, REGISTRY, Budget, Query, strategy_info
+from arkg.agents import DEFAULT_STRATEGIES_HELP, MAX_QUESTION_CHARS, REGISTRY, Budget, Query, default_strategy, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
 from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.render import describe, footer
+from arkg.cli.render.status import RunStatus, strategy_line
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.errors import ArkgError
 from arkg.llm.base import Sampling
@@ -41,9 +42,12 @@ def ask(
             help=f"The question (or a claim to verify), at most {MAX_QUESTION_CHARS:,} characters, e.g. \"Was Marie Curie born in Warsaw?\"",
         ),
     ],
-    strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help=f"How to answer: {', '.join(REGISTRY)}.")
-    ] = DEFAULT_STRATEGY,
+    strategy_given: Annotated[
+        str | None,
+        typer.Option(
+            "--strategy", "-s", help=f"How to answer: {', '.join(REGISTRY)}. Default: {DEFAULT_STRATEGIES_HELP}.", show_default=False
+        ),
+    ] = None,
     db: Annotated[
         str | None, typer.Option("--db", help="The KG: an arkg SQLite store, a SPARQL endpoint as wikidata:URL or rdf:URL, or a Bolt server as bolt://HOST:PORT. Default: the bundled sample KG.")
     ] = None,
@@ -81,6 +85,7 @@ def ask(
     """Answer QUESTION over a knowledge graph; every factual step cites the KG's triples."""
     console = Console()
     with user_errors():
+        strategy = strategy_given or default_strategy(model)
         query = Query(text=question, claim=claim)
         info = strategy_info(strategy)
         flags: dict[str, Any] = {"mode": mode, "edges": edges, "k_max": k_max, "c_max": c_max}
@@ -94,16 +99,29 @@ def ask(
             Console(stderr=True).print(f"note: {hint}", style="yellow", highlight=False)
         with nullcontext() if as_json else console.status("Opening the knowledge graph"):
             session = Session(db, model, cache=not no_cache, timeout=timeout, retries=retries)
-        on_event = None if as_json else (lambda event: console.print(describe(event, info.view)))
+        live = RunStatus(strategy)
+
+        def on_event(event: Any) -> None:
+            live.progress.add(event)
+            console.print(describe(event, info.view))
+
         try:
             with session:
                 with nullcontext() if as_json else console.status("Loading the model"):
                     answering = model_label(session.model_for(strategy).name)
                 if not as_json:
                     console.print(f"model: {answering}", highlight=False)
-                result = session.ask(
-                    query, strategy, overrides, sampling=sampling, budget=budget, on_event=on_event, abstention=abstention
-                )
+                    console.print(strategy_line(strategy, defaulted=strategy_given is None), highlight=False)
+                with nullcontext() if as_json else console.status(live):
+                    result = session.ask(
+                        query,
+                        strategy,
+                        overrides,
+                        sampling=sampling,
+                        budget=budget,
+                        on_event=None if as_json else on_event,
+                        abstention=abstention,
+                    )
         except KeyboardInterrupt:
             Console(stderr=True).print("[yellow]Interrupted.[/yellow] No answer was produced.")
             raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.agents import REGISTRY
+from arkg.agents import DEFAULT_STRATEGIES_HELP, REGISTRY, default_strategy
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
 from arkg.cli.bounds import ANY_INT, MAX_INT
@@ -46,8 +46,13 @@ EXIT_CODES = f"""Exit status:
 
 
 def evaluate(
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help=f"A registered strategy: {', '.join(REGISTRY)}.")],
     out: Annotated[Path, typer.Option("--out", help="Results file (JSON lines), appended to as questions finish.")],
+    strategy: Annotated[
+        str | None,
+        typer.Option(
+            "--strategy", "-s", help=f"A registered strategy: {', '.join(REGISTRY)}. Default: {DEFAULT_STRATEGIES_HELP}.", show_default=False
+        ),
+    ] = None,
     dataset_file: Annotated[
         Path | None,
         typer.Argument(
@@ -106,6 +111,7 @@ def evaluate(
 ) -> None:
     """Run a strategy over a data set; each answer is saved as soon as it is known."""
     with user_errors():
+        strategy = strategy or default_strategy(model)
         dataset = _dataset_path(dataset_file, dataset)
         damaged = check_results_target(out, resume)
         if damaged:

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.agents import DEFAULT_STRATEGY, REGISTRY, strategy_info
+from arkg.agents import DEFAULT_STRATEGIES_HELP, REGISTRY, default_strategy, strategy_info
 from arkg.cli.bounds import MAX_INT
 from arkg.cli.errors import user_errors
 from arkg.cli.options import Model, Retries, Timeout
@@ -31,8 +31,11 @@ def mcp(
     ] = None,
     model: Model = None,
     strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help=f"The strategy of an `ask` call that names none: {', '.join(REGISTRY)}.")
-    ] = DEFAULT_STRATEGY,
+        str | None,
+        typer.Option(
+            "--strategy", "-s", help=f"The strategy of an `ask` call that names none: {', '.join(REGISTRY)}. Default: {DEFAULT_STRATEGIES_HELP}.", show_default=False
+        ),
+    ] = None,
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")] = False,
     host: Annotated[str, typer.Option(help="With --http: the address to listen on. Any other than 127.0.0.1, ::1 or localhost requires a token.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="With --http: the port to listen on.")] = 8000,
@@ -64,6 +67,7 @@ def mcp(
     console = Console(stderr=not http)
     with user_errors():
         arkg_mcp, server = _mcp_modules()
+        strategy = strategy or default_strategy(model)
         strategy_info(strategy)
         if http:
             token, allowed_hosts = server.access_rule(host, token)

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arkg.agents import DEFAULT_STRATEGY, REGISTRY, strategy_info
+from arkg.agents import DEFAULT_STRATEGIES_HELP, REGISTRY, default_strategy, strategy_info
 from arkg.cli.bounds import MAX_INT
 from arkg.cli.errors import user_errors
 from arkg.cli.options import Model, Retries, Timeout
@@ -28,8 +28,11 @@ def serve(
     ] = None,
     model: Model = None,
     strategy: Annotated[
-        str, typer.Option("--strategy", "-s", help=f"The page's default strategy: {', '.join(REGISTRY)}.")
-    ] = DEFAULT_STRATEGY,
+        str | None,
+        typer.Option(
+            "--strategy", "-s", help=f"The page's default strategy: {', '.join(REGISTRY)}. Default: {DEFAULT_STRATEGIES_HELP}.", show_default=False
+        ),
+    ] = None,
     host: Annotated[
         str, typer.Option(help="Address to listen on. Any other than 127.0.0.1, ::1 or localhost requires a token.")
     ] = "127.0.0.1",
@@ -65,6 +68,7 @@ def serve(
     console = Console()
     with user_errors():
         server = _server_modules()
+        strategy = strategy or default_strategy(model)
         strategy_info(strategy)
         folder = (traces or Path.cwd()).resolve()
         if not folder.is_dir():

@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from arkg.agents import DEFAULT_STRATEGY
 from arkg.server import LOOPBACK_HOSTS, Limits
 
 
 @dataclass(frozen=True)
 class McpConfig:
-    strategy: str = DEFAULT_STRATEGY  # what `ask` uses when a call names none
+    strategy: str | None = None  # what `ask` uses when a call names none (None: the session's default)
     kg_name: str = "the sample KG"
     limits: Limits = Limits()  # as `arkg serve`'s: queue size, budget caps, question length, body size
     traces: Path | None = None  # when set, each answered question's trace is saved there as {trace_id}.json

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from importlib.metadata import version
 
 from mcp.server.mcpserver import MCPServer
@@ -29,6 +30,7 @@ INSTRUCTIONS = (
 @contextmanager
 def mcp_server(session: Session, config: McpConfig = McpConfig()) -> Iterator[MCPServer]:
     """The server with its tools and resources, its run queue working until the block ends."""
+    config = replace(config, strategy=config.strategy or session.default_strategy)
     strategy_info(config.strategy)  # an unknown default is an error now, not at the first question
     runs = RunQueue(session, config.limits.queue_size, config.limits.keep_runs)
     server = MCPServer(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +26,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from arkg.agents import DEFAULT_STRATEGY, MAX_QUESTION_CHARS, REGISTRY, Budget, Query, strategy_info, strategy_settings
+from arkg.agents import MAX_QUESTION_CHARS, REGISTRY, Budget, Query, strategy_info, strategy_settings
 from arkg.errors import ArkgError, EntityNotFound
 from arkg.graph.model import Direction, Triple
 from arkg.llm.base import Sampling
@@ -59,7 +59,7 @@ class Limits:
 
 @dataclass(frozen=True)
 class ServerConfig:
-    strategy: str = DEFAULT_STRATEGY  # the default of a request that names none
+    strategy: str | None = None  # the default of a request that names none (None: the session's default)
     traces: Path = field(default_factory=Path.cwd)  # the only folder trace files are read from
     token: str | None = None  # when set, every request must carry it
     allowed_hosts: tuple[str, ...] | None = LOOPBACK_HOSTS  # Host headers accepted (None: any)
@@ -77,6 +77,7 @@ class ApiError(Exception):
 
 def create_app(session: Session, config: ServerConfig = ServerConfig()) -> FastAPI:
     """The application: API under /api, the page at /, its files under /static and /vendor."""
+    config = replace(config, strategy=config.strategy or session.default_strategy)
     strategy_info(config.strategy)  # an unknown default is an error now, not at the first request
     limits = config.limits
     runs = RunQueue(session, limits.queue_size, limits.keep_runs)

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 
 from arkg.agents.strategy import REGISTRY, read_trace
 from arkg.agents.trace import Trace
-from arkg.agents.view import View
+from arkg.agents.view import Progress, View
 from arkg.errors import ArkgError
 
 # Fields that hold no graph: a model call's prompt and reply quote facts as text, not as edges.
@@ -50,6 +50,7 @@ class StepMaker:
     def __init__(self, view: View | None = None) -> None:
         self.view = view or View()
         self.count = 0
+        self.progress = Progress()
         self._keys: dict[str, str] = {}  # triple key (T1, ...) -> edge id, for the whole run
 
     def step(self, event: Any) -> dict[str, Any]:
@@ -62,8 +63,12 @@ class StepMaker:
         focus = self.view.focus_of(event)
         names = [name for name in data.get("entities") or [] if isinstance(name, str)]
         self.count += 1
+        self.progress.add(event)
         return {
             "index": self.count,
+            # The run so far, as `arkg ask`'s status line counts it: reasoning steps are not events.
+            "reasoning_steps": self.progress.steps,
+            "model_calls": self.progress.calls,
             "kind": str(data.get("kind", type(event).__name__)),
             "text": self.view.block(event).text,
             "event": data,

@@ -38,6 +38,8 @@ let steps = [];            // steps shown, in order
 let followed = new Set();  // "entity\u0000relation" pairs the agent followed
 let running = null;        // {id, source} of the live run
 let replayTimer = null;
+let progress = null;       // {steps, calls, started, queued} of the live run, for its status line
+let ticker = null;         // redraws that line every second, so the time runs on between steps
 
 function text(tag, content, className) {
   const element = document.createElement(tag);
@@ -243,7 +245,26 @@ async function api(path, options = {}) {
   return body;
 }
 
+function plural(count, word) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function seconds() {
+  return Math.round((Date.now() - progress.started) / 1000);
+}
+
+function showProgress() {
+  const where = progress.queued || `running… step ${Math.max(progress.steps, 1)}, ${plural(progress.calls, "model call")}`;
+  status(`${where} · ${seconds()} s`);
+}
+
+// What a finished run took, from its last step: reasoning steps (not events) and model calls.
+function countsText(last) {
+  return last ? `${plural(last.reasoning_steps, "reasoning step")}, ${plural(last.model_calls, "model call")}` : "no steps";
+}
+
 function finishRun(message, isError) {
+  clearInterval(ticker);
   if (running) running.source.close();
   running = null;
   $("ask").disabled = false;
@@ -281,17 +302,22 @@ async function ask(event) {
   const source = new EventSource(run.events);
   running = { id: run.id, source };
   $("stop").disabled = false;
-  status(run.position ? `queued: ${run.position} run(s) ahead` : "running…");
+  progress = { steps: 0, calls: 0, started: Date.now(), queued: run.position ? `queued: ${run.position} run(s) ahead` : "" };
+  clearInterval(ticker);
+  ticker = setInterval(showProgress, 1000);
+  showProgress();
   source.addEventListener("step", (message) => {
-    status("running…");
-    addStep(JSON.parse(message.data));
+    const step = JSON.parse(message.data);
+    Object.assign(progress, { steps: step.reasoning_steps, calls: step.model_calls, queued: "" });
+    addStep(step);
+    showProgress();
   });
   source.addEventListener("end", (message) => {
     const outcome = JSON.parse(message.data);
     if (outcome.result) showResult(outcome.result);
     $("answered-by").textContent = outcome.model ? `model: ${outcome.model}` : "";
     const failed = outcome.state !== "done";
-    finishRun(failed ? `${outcome.state}: ${outcome.error || ""}` : `done in ${steps.length} steps`, failed);
+    finishRun(failed ? `${outcome.state}: ${outcome.error || ""}` : `done in ${seconds()} s: ${countsText(steps[steps.length - 1])}`, failed);
   });
   source.addEventListener("error", () => {
     if (running && running.source === source && source.readyState === EventSource.CLOSED) {
@@ -398,7 +424,7 @@ async function replay() {
     }
     const gold = saved.gold === undefined ? "" : `gold: ${saved.gold}${saved.correct ? " (correct)" : " (wrong)"}`;
     showResult(saved.result, gold);
-    status(`replayed ${name} (${saved.steps.length} steps${saved.model ? `, model ${saved.model}` : ""})`);
+    status(`replayed ${name} (${countsText(saved.steps[saved.steps.length - 1])}${saved.model ? `, model ${saved.model}` : ""})`);
   };
   tick();
 }
