@@ -270,16 +270,9 @@ def _answered(
         evidence = None if result is None else assess_evidence(question.triples, question.entities, result, kg)
         grounding = None if result is None else check_grounding(result, kg)
     record = Record(
-        question_id=question.id,
-        run=task.run,
-        seed=task.seed,
-        strategy=config.strategy,
-        model=config.model,
-        settings=config.settings,
+        **_identity(task, config),
         answer=None if result is None else result.answer,
-        gold=question.answer,
         correct=result is not None and question.answer is not None and is_correct(result.answer, question.answer),
-        reasoning_strategies=list(question.strategies),
         explanation="" if result is None else result.explanation,
         usage=Usage() if result is None else result.usage,
         elapsed_s=round(time.perf_counter() - started, 3),
@@ -296,23 +289,30 @@ def _answered(
 
 def _failed(task: Task, config: RunConfig, error: str, started: float, events: list[Any]) -> Record:
     """The record of a question that ended in `error` outside its strategy's run."""
-    question = task.question
     return Record(
-        question_id=question.id,
-        run=task.run,
-        seed=task.seed,
-        strategy=config.strategy,
-        model=config.model,
-        settings=config.settings,
+        **_identity(task, config),
         answer=None,
-        gold=question.answer,
         correct=False,
-        reasoning_strategies=list(question.strategies),
         usage=Usage(),
         elapsed_s=round(time.perf_counter() - started, 3),
         error=error,
         trace=_partial_trace(events),
     )
+
+
+def _identity(task: Task, config: RunConfig) -> dict[str, Any]:
+    """The fields of a question's record that say which question, run and setting it is."""
+    question = task.question
+    return {
+        "question_id": question.id,
+        "run": task.run,
+        "seed": task.seed,
+        "strategy": config.strategy,
+        "model": config.model,
+        "settings": config.settings,
+        "gold": question.answer,
+        "reasoning_strategies": list(question.strategies),
+    }
 
 
 def _internal_error(failure: Exception) -> str:
