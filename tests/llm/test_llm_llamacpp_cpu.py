@@ -3,6 +3,7 @@ arkg loads every llama.cpp model of the process without the extra buffer types t
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,34 @@ def test_the_bundled_model_answers_in_a_fresh_process() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("answer=")
+
+
+_SPY = """
+import builtins, os
+seen = []
+real_import = builtins.__import__
+
+def spy(name, *arguments, **options):
+    if name == "llama_cpp" and not seen:
+        seen.append(os.environ.get("GOMP_SPINCOUNT"))
+    return real_import(name, *arguments, **options)
+
+builtins.__import__ = spy
+import arkg.llm.llamacpp_cpu
+print(seen[0], os.environ.get("GOMP_SPINCOUNT"))
+"""
+
+
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    [
+        ({}, "3000 None"),  # a short spin while llama.cpp loads, gone after (torch's OpenMP reads its own)
+        ({"GOMP_SPINCOUNT": "5"}, "5 5"),  # the user's choice is kept
+        ({"OMP_WAIT_POLICY": "passive"}, "None None"),
+    ],
+)
+def test_llama_cpp_loads_with_a_short_openmp_spin_unless_the_user_chose(environment: dict[str, str], expected: str) -> None:
+    clean = {name: value for name, value in os.environ.items() if name not in ("GOMP_SPINCOUNT", "OMP_WAIT_POLICY")}
+    done = subprocess.run([sys.executable, "-c", _SPY], capture_output=True, text=True, timeout=120, env={**clean, **environment})
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == expected

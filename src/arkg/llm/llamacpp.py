@@ -9,16 +9,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import llama_cpp
 import numpy as np
-from llama_cpp import Llama, LlamaGrammar, LogitsProcessorList
 from pydantic import ValidationError
 
 from arkg.errors import ModelError
 from arkg.llm.base import Choice, Completion, FileHasher, Message, OutputSpec, Sampling, Usage
 from arkg.llm.bundled import bundled_model_path
 from arkg.llm.grammar import grammar_for
-from arkg.llm.llamacpp_cpu import avoid_crashing_kernels
+from arkg.llm.llamacpp_cpu import avoid_crashing_kernels, llama_cpp
 from arkg.llm.lora_file import check_adapter, count_non_finite
 
 avoid_crashing_kernels()
@@ -38,7 +36,7 @@ class _LoadedWeights:
 
     def __init__(self, path: Path, *, n_ctx: int, n_threads: int | None, n_gpu_layers: int) -> None:
         try:
-            self.llama = Llama(
+            self.llama = llama_cpp.Llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
                 n_threads=n_threads,
@@ -186,7 +184,7 @@ class LlamaCppModel:
     def complete(
         self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling = Sampling()
     ) -> Completion[Any]:
-        grammar = LlamaGrammar.from_string(grammar_for(output), verbose=False)
+        grammar = llama_cpp.LlamaGrammar.from_string(grammar_for(output), verbose=False)
         with self._weights.lock:
             self._weights.use(self.adapter)
             started = time.perf_counter()  # after the lock: latency is the model's time, not the queue's
@@ -199,7 +197,7 @@ class LlamaCppModel:
                     top_p=sampling.top_p,
                     seed=sampling.seed,
                     max_tokens=_token_budget(output, sampling),
-                    logits_processor=LogitsProcessorList([guard]),
+                    logits_processor=llama_cpp.LogitsProcessorList([guard]),
                 )
             except ValueError as error:  # e.g. the prompt does not fit the context window
                 raise ModelError(f"{self.name}: {error}") from error

@@ -1,4 +1,5 @@
-"""A llama.cpp setting arkg overrides on CPUs with AMX (Intel Xeon since Sapphire Rapids).
+"""llama.cpp's CPU settings that arkg chooses: OpenMP threads that spin only briefly while waiting, and,
+on CPUs with AMX (Intel Xeon since Sapphire Rapids), no AMX buffers.
 
 llama-cpp-python built for such a CPU (its default, native build) places quantised weights in AMX buffers,
 and its AMX matrix product then crashes the process on the first prompt (SIGSEGV in
@@ -10,9 +11,36 @@ AVX-512 kernels instead. Elsewhere nothing changes.
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
-import llama_cpp.llama_cpp as llama_cpp_api
+
+def _load_llama_cpp():  # type: ignore[no-untyped-def]
+    """llama.cpp's library, its OpenMP threads spinning only briefly before they sleep while they wait.
+
+    By default they spin for long: on cores that other work shares, they take turns with it, and prompt
+    evaluation slows down about twice, decoding with 2 threads up to tenfold; sleeping at once
+    (OMP_WAIT_POLICY=passive) costs decoding with 2 threads two thirds of its speed on idle cores. A short
+    spin does neither (docs/BENCHMARKS.md, "Time per question"). OpenMP reads it once, as the library
+    loads; it is put back after, so that other libraries (torch's own OpenMP) keep theirs. A wait policy
+    or spin count the user set is kept."""
+    chosen = not any(name in os.environ for name in (WAIT_POLICY, SPIN_COUNT))
+    if chosen:
+        os.environ[SPIN_COUNT] = SHORT_SPIN
+    try:
+        import llama_cpp as package
+
+        return package
+    finally:
+        if chosen:
+            del os.environ[SPIN_COUNT]
+
+
+WAIT_POLICY, SPIN_COUNT = "OMP_WAIT_POLICY", "GOMP_SPINCOUNT"
+SHORT_SPIN = "3000"  # spin iterations; GNU OpenMP spins 300,000 by default
+# Import llama_cpp from here (arkg.llm.llamacpp does), so that it loads with these settings.
+llama_cpp = _load_llama_cpp()
+llama_cpp_api = llama_cpp.llama_cpp
 
 _CPUINFO = Path("/proc/cpuinfo")
 
