@@ -51,7 +51,7 @@ def test_free_run_checks_every_pick_against_the_kg(bundled_model, sample_kg):
 def test_cli_answers_over_the_sample_kg_as_json_and_writes_the_trace(tmp_path):
     trace_file = tmp_path / "trace.json"
     question = SAMPLE_QUESTIONS[0].question
-    args = ["ask", question, "--json", "--k-max", "1", "--c-max", "1", "--no-cache", "--trace", str(trace_file)]
+    args = ["ask", question, "--strategy", "ark", "--json", "--k-max", "1", "--c-max", "1", "--no-cache", "--trace", str(trace_file)]
     outcome = CliRunner().invoke(app, args)
     assert outcome.exit_code == 0, outcome.output
     result = json.loads(outcome.stdout)
