@@ -1,7 +1,7 @@
 """The page in a real browser: Debian's headless Chromium, driven by Selenium, against a real server on 127.0.0.1.
 
-The first test takes a screenshot of the page; with ARKG_SCREENSHOT=docs/images/arkg-serve.png it
-refreshes the README's picture.
+The first test takes a screenshot of the page (to $ARKG_SCREENSHOT when set); the README's picture,
+made with the real default model, comes from bench/page_screenshot.py.
 """
 
 from __future__ import annotations
