@@ -22,7 +22,6 @@ from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from sse_starlette.sse import EventSourceResponse, ServerSentEvent
-from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 

@@ -35,7 +35,6 @@ def export_adapter(
     once `verify` (see `write_lora_file`) finds nothing wrong with it.
     """
     require_train_extra()
-    import gguf
     import numpy as np
 
     dtype = np.float16 if f16 else np.float32
