@@ -78,6 +78,7 @@ def test_an_ark_flag_is_refused_for_kg_agent(scripted) -> None:
     models = scripted(PROGRAM)
     result = runner.invoke(app, ["ask", "--strategy", "kg-agent", "--k-max", "3", QUESTION])
     assert result.exit_code == 1 and "--k-max does not apply to strategy 'kg-agent'" in result.output
+    assert "; ark takes it: add --strategy ark" in result.output  # the strategies whose flag it is
     assert models == []
 
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from enum import Enum
 from typing import Any
 
-from arkg.agents import protocol_settings, strategy_info, strategy_settings
+from arkg.agents import REGISTRY, protocol_settings, strategy_info, strategy_settings
 from arkg.errors import ArkgError
 
 
@@ -38,7 +38,12 @@ def settings_overrides(
     foreign = [name for name in given if name not in fields]
     if foreign:
         options = ", ".join("--" + name.replace("_", "-") for name in foreign)
-        raise ArkgError(f"{options} does not apply to strategy {strategy!r} (its settings: {', '.join(fields) or 'none'})")
+        # A flag of another strategy, given with none named: say which strategies take it.
+        takers = [name for name in REGISTRY if all(option in strategy_info(name).settings.model_fields for option in foreign)]
+        hint = f"; {', '.join(takers)} {'takes' if len(takers) == 1 else 'take'} it: add --strategy {takers[0]}" if takers else ""
+        raise ArkgError(
+            f"{options} does not apply to strategy {strategy!r} (its settings: {', '.join(fields) or 'none'}){hint}"
+        )
     overrides = {name: value.value if isinstance(value, Enum) else value for name, value in given.items()}
     overrides.update(assignments)
     overrides = protocol_settings(strategy, protocol, overrides)
