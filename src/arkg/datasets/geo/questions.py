@@ -33,11 +33,10 @@ from pydantic import BaseModel, ValidationError
 from arkg.datasets.geo.reasoning import GraphIndex
 from arkg.datasets.geo.people_templates import PEOPLE_TEMPLATES
 from arkg.datasets.geo.templates import TEMPLATES as GEOGRAPHY_TEMPLATES
-from arkg.datasets.geo.templates import Draft, Template
+from arkg.datasets.geo.templates import Draft, Template, reveals
 from arkg.datasets.geo.toolbox_templates import TOOLBOX_TEMPLATES
 from arkg.errors import ArkgError
 from arkg.graph.loaders._common import utf8_lines
-from arkg.graph.matching import fold
 from arkg.graph.model import Triple
 
 DEFAULT_PER_TEMPLATE = 120
@@ -64,16 +63,9 @@ def _split(question_id: str) -> Literal["train", "dev", "test"]:
     return "test" if bucket == 0 else "dev" if bucket == 1 else "train"
 
 
-def _reveals(draft: Draft) -> bool:
-    """An answer entity named in the question, other than the alternatives it offers ("A or B")."""
-    if not isinstance(draft.answer, list):
-        return False
-    text = fold(draft.question)
-    return any(fold(name) in text for name in draft.answer if name not in draft.entities)
-
-
-def _question(template: Template, draft: Draft) -> GeoQuestion:
-    question_id = f"{template.name}-{hashlib.sha256(draft.question.encode()).hexdigest()[:10]}"
+def gold_question(draft: Draft, template: str, kind: str, question_id: str, split: str) -> GeoQuestion:
+    """A draft in this file format, which every generator of gold questions writes (the geography,
+    domain and KG questions) and `arkg eval` and `arkg synth` read."""
     answer_type = "boolean" if isinstance(draft.answer, bool) else "number" if isinstance(draft.answer, int) else "entities"
     return GeoQuestion(
         id=question_id,
@@ -83,11 +75,16 @@ def _question(template: Template, draft: Draft) -> GeoQuestion:
         program=draft.program.lines(),
         evidence=draft.evidence,
         hops=draft.program.hops(),
-        template=template.name,
-        kind=template.kind,  # type: ignore[arg-type]
+        template=template,
+        kind=kind,  # type: ignore[arg-type]
         entities=list(draft.entities),
-        split=_split(question_id),
+        split=split,  # type: ignore[arg-type]
     )
+
+
+def _question(template: Template, draft: Draft) -> GeoQuestion:
+    question_id = f"{template.name}-{hashlib.sha256(draft.question.encode()).hexdigest()[:10]}"
+    return gold_question(draft, template.name, template.kind, question_id, _split(question_id))
 
 
 def generate_questions(
@@ -108,7 +105,7 @@ def generate_questions(
         for draft in template.draft(index, rng):
             if made == per_template:
                 break
-            if draft.question in seen or _reveals(draft):
+            if draft.question in seen or reveals(draft):
                 continue
             seen.add(draft.question)
             questions.append(_question(template, draft))

@@ -9,7 +9,8 @@ store checks both sides.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 from arkg.graph.literals import as_number
 from arkg.graph.model import Triple, merge_triples
@@ -85,6 +86,27 @@ def above(index: GraphIndex, items: Support, relation: str, threshold: float) ->
     return kept
 
 
+class Hop(Protocol):
+    """One hop of a question: a relation followed out of (or, `incoming`, into) what came before."""
+
+    @property
+    def relation(self) -> str: ...
+
+    @property
+    def incoming(self) -> bool: ...
+
+
+def walk(index: GraphIndex, subject: str, hops: Sequence[Hop]) -> Support | None:
+    """What the hops reach from `subject`, each grounded; None when a hop reaches no single entity
+    (a noun phrase such as "the director of X" names one)."""
+    items = given(subject)
+    for hop in hops:
+        items = follow(index, items, hop.relation, hop.incoming)
+        if len(items) != 1:
+            return None
+    return items
+
+
 def evidence(*sets: Support) -> list[Triple]:
     return list(merge_triples(*(triples for items in sets for triples in items.values())))
 
@@ -100,6 +122,13 @@ class Program:
         converted = tuple(Names(arg) if isinstance(arg, tuple) else arg for arg in args)
         self.calls.append(Call(variable, tool, converted, tuple(kwargs.items())))  # type: ignore[arg-type]
         return VarRef(variable)
+
+    def follow(self, start: object, hops: Sequence[Hop]) -> object:
+        """The lines that follow the hops from `start` (names or a variable); the last variable."""
+        current = start
+        for hop in hops:
+            current = self("get_head_entity" if hop.incoming else "get_tail_entity", current, hop.relation)
+        return current
 
     def lines(self) -> list[str]:
         return [call.text() for call in self.calls]

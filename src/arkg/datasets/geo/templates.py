@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from arkg.datasets.geo.build import AREA, BORDER, CAPITAL, CONTINENT, COUNTRY, CURRENCY, LANGUAGE, LATITUDE, POPULATION
 from arkg.datasets.geo.reasoning import GraphIndex, Program, Support, above, best, evidence, follow, given
+from arkg.graph.matching import fold
 from arkg.graph.model import Triple
 
 Answer = bool | int | list[str]
@@ -25,6 +26,19 @@ class Draft:
     program: Program
     evidence: list[Triple]
     entities: tuple[str, ...]
+
+
+def reveals(draft: Draft) -> bool:
+    """An answer named in the question, other than the alternatives it offers ("A or B"): nothing left to find."""
+    if not isinstance(draft.answer, list):
+        return False
+    text = fold(draft.question)
+    return any(fold(name) in text for name in draft.answer if name not in draft.entities)
+
+
+def unbalancing(draft: Draft, polarity: dict[bool, int]) -> bool:
+    """A yes/no answer already ahead of the other (True and False are kept in equal numbers)."""
+    return isinstance(draft.answer, bool) and polarity[draft.answer] > polarity[not draft.answer]
 
 
 @dataclass(frozen=True)

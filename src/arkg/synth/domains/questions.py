@@ -30,11 +30,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from arkg.datasets.geo.questions import GeoQuestion
-from arkg.datasets.geo.reasoning import GraphIndex, Program, Support, evidence, follow, given
+from arkg.datasets.geo.questions import GeoQuestion, gold_question
+from arkg.datasets.geo.reasoning import GraphIndex, Program, evidence, follow, given, walk
+from arkg.datasets.geo.templates import Draft, reveals, unbalancing
 from arkg.graph.literals import compare, order_keys
-from arkg.graph.matching import fold
-from arkg.graph.model import Triple, merge_triples
+from arkg.graph.model import merge_triples
 from arkg.synth.domains.build import DomainGraph
 from arkg.synth.domains.schema import Domain, Link, Value
 
@@ -44,7 +44,6 @@ _TRIES_PER_QUESTION = 40
 
 # The geography questions' kinds: a chain is a lookup of 2-3 hops, a membership a verification.
 Kind = Literal["lookup", "verification", "comparison", "count", "superlative"]
-Answer = bool | int | list[str]
 
 
 @dataclass(frozen=True)
@@ -56,15 +55,6 @@ class _Step:
     start: str
     end: str | None  # the type reached; None for a value
     wordings: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _Draft:
-    question: str
-    answer: Answer
-    program: Program
-    evidence: list[Triple]
-    entities: tuple[str, ...]
 
 
 @dataclass
@@ -79,7 +69,7 @@ class _Context:
         return self.rng.choice(names) if names else None
 
 
-Maker = Callable[[_Context], Iterator[_Draft | None]]
+Maker = Callable[[_Context], Iterator[Draft | None]]
 
 
 def generate_questions(graph: DomainGraph, seed: int = 0, per_template: int = DEFAULT_PER_TEMPLATE) -> list[GeoQuestion]:
@@ -97,7 +87,7 @@ def generate_questions(graph: DomainGraph, seed: int = 0, per_template: int = DE
         for draft in itertools.islice(maker(context), per_template * _TRIES_PER_QUESTION):
             if made == per_template:
                 break
-            if draft is None or draft.question in seen or _reveals(draft) or _unbalancing(draft, polarity):
+            if draft is None or draft.question in seen or reveals(draft) or unbalancing(draft, polarity):
                 continue
             if isinstance(draft.answer, bool):
                 polarity[draft.answer] += 1
@@ -107,37 +97,11 @@ def generate_questions(graph: DomainGraph, seed: int = 0, per_template: int = DE
     return questions
 
 
-def _question(domain: str, template: str, kind: Kind, draft: _Draft) -> GeoQuestion:
+def _question(domain: str, template: str, kind: Kind, draft: Draft) -> GeoQuestion:
     """The question in the geography questions' format (arkg.datasets.geo), which the synth chains,
     `arkg eval` and the tuning scripts already read; every domain question is a training one."""
     digest = hashlib.sha256(draft.question.encode()).hexdigest()[:10]
-    answer_type = "boolean" if isinstance(draft.answer, bool) else "number" if isinstance(draft.answer, int) else "entities"
-    return GeoQuestion(
-        id=f"{domain.replace(' ', '-')}-{template}-{digest}",
-        question=draft.question,
-        answer=draft.answer,
-        answer_type=answer_type,
-        program=draft.program.lines(),
-        evidence=draft.evidence,
-        hops=draft.program.hops(),
-        template=template,
-        kind=kind,
-        entities=list(draft.entities),
-        split="train",
-    )
-
-
-def _reveals(draft: _Draft) -> bool:
-    """An answer named in the question (other than the alternatives it offers): nothing left to find."""
-    if not isinstance(draft.answer, list):
-        return False
-    text = fold(draft.question)
-    return any(fold(name) in text for name in draft.answer if name not in draft.entities)
-
-
-def _unbalancing(draft: _Draft, polarity: dict[bool, int]) -> bool:
-    """A yes/no answer already ahead of the other."""
-    return isinstance(draft.answer, bool) and polarity[draft.answer] > polarity[not draft.answer]
+    return gold_question(draft, template, kind, f"{domain.replace(' ', '-')}-{template}-{digest}", "train")
 
 
 def _sentence(text: str) -> str:
@@ -174,23 +138,6 @@ def _joins(before: _Step, after: _Step) -> bool:
     return before.end == after.start and not (before.relation == after.relation and before.incoming != after.incoming)
 
 
-def _walk(index: GraphIndex, subject: str, steps: tuple[_Step, ...]) -> Support | None:
-    """What the hops reach from `subject`, each grounded; None when a hop reaches no single entity."""
-    items = given(subject)
-    for step in steps:
-        items = follow(index, items, step.relation, step.incoming)
-        if len(items) != 1:
-            return None
-    return items
-
-
-def _emit(program: Program, start: object, steps: tuple[_Step, ...]) -> object:
-    current = start
-    for step in steps:
-        current = program("get_head_entity" if step.incoming else "get_tail_entity", current, step.relation)
-    return current
-
-
 def _phrase(subject: str, steps: tuple[_Step, ...], rng: random.Random) -> str:
     phrase = subject
     for step in steps:
@@ -203,7 +150,7 @@ def _phrase(subject: str, steps: tuple[_Step, ...], rng: random.Random) -> str:
     return phrase
 
 
-def _forever(draw: Callable[[], _Draft | None]) -> Iterator[_Draft | None]:
+def _forever(draw: Callable[[], Draft | None]) -> Iterator[Draft | None]:
     while True:
         yield draw()
 
@@ -212,7 +159,7 @@ def _forever(draw: Callable[[], _Draft | None]) -> Iterator[_Draft | None]:
 
 
 def _lookup(incoming: bool) -> Maker:
-    def drafts(context: _Context) -> Iterator[_Draft | None]:
+    def drafts(context: _Context) -> Iterator[Draft | None]:
         steps = [step for step in _last_steps(context.domain) if step.incoming == incoming]
         return _forever(lambda: _chain_draft(context, (), context.rng.choice(steps))) if steps else iter(())
 
@@ -220,7 +167,7 @@ def _lookup(incoming: bool) -> Maker:
 
 
 def _chain(length: int) -> Maker:
-    def drafts(context: _Context) -> Iterator[_Draft | None]:
+    def drafts(context: _Context) -> Iterator[Draft | None]:
         paths = [
             (prefix, last)
             for prefix in _prefixes(context.domain, length - 1)
@@ -232,28 +179,28 @@ def _chain(length: int) -> Maker:
     return drafts
 
 
-def _chain_draft(context: _Context, prefix: tuple[_Step, ...], last: _Step) -> _Draft | None:
+def _chain_draft(context: _Context, prefix: tuple[_Step, ...], last: _Step) -> Draft | None:
     start_type = prefix[0].start if prefix else last.start
     subject = context.pick(start_type)
     if subject is None:
         return None
-    reached = _walk(context.index, subject, prefix)
+    reached = walk(context.index, subject, prefix)
     if reached is None:
         return None
     found = follow(context.index, reached, last.relation, last.incoming)
     if not found or len(found) > MAX_ANSWERS or subject in found:
         return None
     program = Program()
-    program("end", _emit(program, (subject,), (*prefix, last)))
+    program("end", program.follow((subject,), (*prefix, last)))
     phrase = _phrase(subject, prefix, context.rng)
     question = _sentence(context.rng.choice(last.wordings).format(x=phrase, y=phrase))
-    return _Draft(question, list(found), program, evidence(found), (subject,))
+    return Draft(question, list(found), program, evidence(found), (subject,))
 
 
 def _compare(length: int) -> Maker:
     """Yes/no: is one value below (or above) another; `length` - 1 noun hops before each value."""
 
-    def drafts(context: _Context) -> Iterator[_Draft | None]:
+    def drafts(context: _Context) -> Iterator[Draft | None]:
         values = [value for value in context.domain.values if value.less or value.more]
         paths = [
             (prefix, value)
@@ -267,14 +214,14 @@ def _compare(length: int) -> Maker:
     return drafts
 
 
-def _compare_draft(context: _Context, prefix: tuple[_Step, ...], value: Value, want: bool) -> _Draft | None:
+def _compare_draft(context: _Context, prefix: tuple[_Step, ...], value: Value, want: bool) -> Draft | None:
     start_type = prefix[0].start if prefix else value.head
     a, b = context.pick(start_type), context.pick(start_type)
     if a is None or b is None or a == b:
         return None
     sides = []
     for subject in (a, b):
-        reached = _walk(context.index, subject, prefix)
+        reached = walk(context.index, subject, prefix)
         found = follow(context.index, reached, value.name) if reached else {}
         if len(found) != 1:
             return None
@@ -288,22 +235,22 @@ def _compare_draft(context: _Context, prefix: tuple[_Step, ...], value: Value, w
     if compare(left, op, right) is not want:
         a, b, sides = b, a, sides[::-1]
     program = Program()
-    first = _emit(program, (a,), (*prefix, _Step(value.name, False, value.head, None, ())))
-    second = _emit(program, (b,), (*prefix, _Step(value.name, False, value.head, None, ())))
+    first = program.follow((a,), (*prefix, _Step(value.name, False, value.head, None, ())))
+    second = program.follow((b,), (*prefix, _Step(value.name, False, value.head, None, ())))
     program("end", program("judge", first, op, second))
     question = _sentence(
         context.rng.choice(wordings).format(a=_phrase(a, prefix, context.rng), b=_phrase(b, prefix, context.rng))
     )
-    return _Draft(question, want, program, evidence(sides[0][1], sides[1][1]), (a, b))
+    return Draft(question, want, program, evidence(sides[0][1], sides[1][1]), (a, b))
 
 
-def _compare_open(context: _Context) -> Iterator[_Draft | None]:
+def _compare_open(context: _Context) -> Iterator[Draft | None]:
     values = [value for value in context.domain.values if value.least or value.most]
     while values:
         yield _compare_open_draft(context, context.rng.choice(values))
 
 
-def _compare_open_draft(context: _Context, value: Value) -> _Draft | None:
+def _compare_open_draft(context: _Context, value: Value) -> Draft | None:
     names = context.graph.entities[value.head]
     chosen = context.rng.sample(names, min(len(names), context.rng.choice((2, 2, 3))))
     largest = bool(value.most) and (not value.least or context.rng.random() < 0.5)
@@ -319,11 +266,11 @@ def _compare_open_draft(context: _Context, value: Value) -> _Draft | None:
     program("end", program("get_entity_by_constraint", joined, value.name, "argmax" if largest else "argmin"))
     options = f"{', '.join(chosen[:-1])} or {chosen[-1]}"
     question = _sentence(context.rng.choice(value.most if largest else value.least).format(options=options))
-    return _Draft(question, [winner], program, list(merge_triples(edges)), tuple(chosen))
+    return Draft(question, [winner], program, list(merge_triples(edges)), tuple(chosen))
 
 
 def _count(incoming: bool) -> Maker:
-    def drafts(context: _Context) -> Iterator[_Draft | None]:
+    def drafts(context: _Context) -> Iterator[Draft | None]:
         links = [link for link in context.domain.links if (link.count_in if incoming else link.count)]
         while links:
             yield _count_draft(context, context.rng.choice(links), incoming)
@@ -331,7 +278,7 @@ def _count(incoming: bool) -> Maker:
     return drafts
 
 
-def _count_draft(context: _Context, link: Link, incoming: bool) -> _Draft | None:
+def _count_draft(context: _Context, link: Link, incoming: bool) -> Draft | None:
     subject = context.pick(link.tail if incoming else link.head)
     if subject is None:
         return None
@@ -341,13 +288,13 @@ def _count_draft(context: _Context, link: Link, incoming: bool) -> _Draft | None
     program = Program()
     program("end", program("count", program("get_head_entity" if incoming else "get_tail_entity", (subject,), link.name)))
     question = context.rng.choice(link.count_in if incoming else link.count).format(x=subject, y=subject)
-    return _Draft(_sentence(question), len(found), program, evidence(found), (subject,))
+    return Draft(_sentence(question), len(found), program, evidence(found), (subject,))
 
 
 def _member(length: int) -> Maker:
     """Yes/no: is an entity among the tails of a relation, `length` - 1 noun hops from the subject."""
 
-    def drafts(context: _Context) -> Iterator[_Draft | None]:
+    def drafts(context: _Context) -> Iterator[Draft | None]:
         paths = [
             (prefix, link)
             for prefix in _prefixes(context.domain, length - 1)
@@ -360,9 +307,9 @@ def _member(length: int) -> Maker:
     return drafts
 
 
-def _member_draft(context: _Context, prefix: tuple[_Step, ...], link: Link, want: bool) -> _Draft | None:
+def _member_draft(context: _Context, prefix: tuple[_Step, ...], link: Link, want: bool) -> Draft | None:
     subject = context.pick(prefix[0].start if prefix else link.head)
-    reached = _walk(context.index, subject, prefix) if subject is not None else None
+    reached = walk(context.index, subject, prefix) if subject is not None else None
     if subject is None or reached is None:
         return None
     found = follow(context.index, reached, link.name)
@@ -375,16 +322,16 @@ def _member_draft(context: _Context, prefix: tuple[_Step, ...], link: Link, want
         return None
     other = context.rng.choice(pool)
     program = Program()
-    program("end", program("judge", _emit(program, (subject,), (*prefix, _Step(link.name, False, link.head, link.tail, ()))), "contains", other))
+    program("end", program("judge", program.follow((subject,), (*prefix, _Step(link.name, False, link.head, link.tail, ()))), "contains", other))
     phrase = _phrase(subject, prefix, context.rng)
     question = _sentence(context.rng.choice(link.check).format(x=phrase, y=other))
-    return _Draft(question, want, program, evidence(found), (subject, other))
+    return Draft(question, want, program, evidence(found), (subject, other))
 
 
 def _member_kind(length: int) -> Maker:
     """Yes/no: is some tail of a relation of the kind named, `length` - 1 noun hops from the subject."""
 
-    def drafts(context: _Context) -> Iterator[_Draft | None]:
+    def drafts(context: _Context) -> Iterator[Draft | None]:
         domain = context.domain
         paths = [
             (prefix, link, kind)
@@ -399,9 +346,9 @@ def _member_kind(length: int) -> Maker:
     return drafts
 
 
-def _member_kind_draft(context: _Context, prefix: tuple[_Step, ...], link: Link, kind: Link, want: bool) -> _Draft | None:
+def _member_kind_draft(context: _Context, prefix: tuple[_Step, ...], link: Link, kind: Link, want: bool) -> Draft | None:
     subject = context.pick(prefix[0].start if prefix else link.head)
-    reached = _walk(context.index, subject, prefix) if subject is not None else None
+    reached = walk(context.index, subject, prefix) if subject is not None else None
     if subject is None or reached is None:
         return None
     # Every kind of every tail is in the evidence: a "no" is settled by all of them.
@@ -414,10 +361,10 @@ def _member_kind_draft(context: _Context, prefix: tuple[_Step, ...], link: Link,
     named = context.rng.choice(pool)
     steps = (*prefix, _Step(link.name, False, link.head, link.tail, ()), _Step(kind.name, False, kind.head, kind.tail, ()))
     program = Program()
-    program("end", program("judge", _emit(program, (subject,), steps), "contains", named))
+    program("end", program("judge", program.follow((subject,), steps), "contains", named))
     phrase = _phrase(subject, prefix, context.rng)
     question = _sentence(context.rng.choice(link.check_kind).format(x=phrase, y=named))
-    return _Draft(question, want, program, evidence(kinds), (subject, named))
+    return Draft(question, want, program, evidence(kinds), (subject, named))
 
 
 TEMPLATES: tuple[tuple[str, Kind, Maker], ...] = (
