@@ -27,6 +27,7 @@ _COMMAND_MODULES = {
     "report": "evaluate",
     "mcp": "mcp",
     "serve": "serve",
+    "questions": "questions",
     "synth": "synth",
     "tune": "tune",
     "merge-adapters": "tune",
