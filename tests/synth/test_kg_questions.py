@@ -7,11 +7,14 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import json
 import random
+from contextlib import closing
 
 import pytest
 from support.question_kg import MEMBER_OF, MISLEADING, kg_triples
 
+from arkg.graph.model import Triple
 from arkg.graph.open import open_graph
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.synth.kg_questions import TEMPLATES, generate, split_by_anchor
@@ -107,3 +110,39 @@ def test_the_sample_kg_gives_replayed_questions() -> None:
             memory = run_program(kg, question.question, Program(tuple(question.program), tuple(question.entities)))
             gold = tuple(question.answer) if isinstance(question.answer, list) else question.answer
             assert same_answer(answer_of(memory.answer), gold)
+
+
+# The protocol suite's Wikidata-shaped fixture (tests/graph/fixtures).
+WIKIDATA_TTL = Path(__file__).parents[1] / "graph" / "fixtures" / "wikidata_small.ttl"
+WIKIDATA_FACTS = WIKIDATA_TTL.with_suffix(".json")
+
+
+@pytest.fixture(params=["sparql", "bolt"])
+def remote(request: pytest.FixtureRequest, tmp_path: Path):
+    """The Wikidata-shaped fixture on a real oxigraph SPARQL server, and its facts on a real FalkorDB."""
+    from support.bolt import falkordb
+
+    from arkg.graph.bolt import BoltGraph, BoltWriter
+    from arkg.graph.sparql import SparqlGraph
+    from arkg.graph.sparql.local_server import serve_rdf
+
+    if request.param == "sparql":
+        with serve_rdf(WIKIDATA_TTL, tmp_path) as url:
+            with closing(SparqlGraph(url, "wikidata")) as graph:
+                yield graph
+    else:
+        facts = [Triple(**record) for record in json.loads(WIKIDATA_FACTS.read_text(encoding="utf-8"))]
+        with falkordb(tmp_path) as url:
+            with BoltWriter(url) as writer:
+                writer.add_triples(facts)
+            with BoltGraph(url) as graph:
+                yield graph
+
+
+def test_questions_come_from_sparql_and_bolt_stores_and_replay_there(remote) -> None:
+    made = generate(remote, limit=12)
+    assert len(made.questions) == 12
+    for question in made.questions:
+        memory = run_program(remote, question.question, Program(tuple(question.program), tuple(question.entities)))
+        gold = tuple(question.answer) if isinstance(question.answer, list) else question.answer
+        assert same_answer(answer_of(memory.answer), gold)
