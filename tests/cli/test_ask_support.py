@@ -40,8 +40,8 @@ def test_an_unsupported_answer_prints_its_basis_and_why(reply) -> None:
     reply(MEMORY)
     lines = ask()
     at = next(index for index, line in enumerate(lines) if line.startswith("answer:"))
-    assert lines[at] == "answer: Paris  basis: unsupported (1 cited fact, 0 rules)"
-    assert lines[at + 1].startswith("  not supported: Paris is in no cited fact")
+    assert lines[at] == "answer: Paris  basis: unsupported (1 cited fact, 0 rules)  unsupported"
+    assert lines[at + 1].startswith("  unsupported: Paris is in no cited fact")
     result = json.loads(runner.invoke(app, ["ask", QUESTION, "--strategy", "kaping", "--json"]).output)
     assert result["basis"] == "unsupported" and result["support"]["supported"] is False
     assert result["support"]["reasons"][0].startswith("Paris is in no cited fact")
@@ -51,8 +51,8 @@ def test_a_supported_answer_prints_no_reasons_and_cites_only_its_chain(reply) ->
     reply(FROM_THE_KG)
     lines = ask()
     at = next(index for index, line in enumerate(lines) if line.startswith("answer:"))
-    assert lines[at] == "answer: Warsaw  basis: kg (1 cited fact, 0 rules)"
-    assert not any("not supported" in line for line in lines)
+    assert lines[at] == "answer: Warsaw  basis: kg (1 cited fact, 0 rules)  supported"
+    assert not any("unsupported" in line for line in lines)
     assert any("on a chain from the question to the answer: T9" in line for line in lines)
 
 

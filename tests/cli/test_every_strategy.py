@@ -64,10 +64,12 @@ def test_arkg_ask_prints_one_answer_line_with_its_basis_for_every_registered_str
     result = json.loads(runner.invoke(app, [*question, "--json"]).output)
     assert f"  basis: {result['basis']}" in lines[answers[0]]
     support = result["support"]
-    assert set(support) == {"supported", "reasons"} and support["supported"] == (not support["reasons"])
-    assert (result["basis"] in ("kg", "kg+commonsense")) == (result["answer"] is not None and support["supported"])
+    assert set(support) == {"supported", "reasons", "closed_world", "note", "missing"} and support["supported"] == (not support["reasons"])
+    assert (result["basis"] in ("kg", "kg (closed world)", "kg+commonsense")) == (result["answer"] is not None and support["supported"])
     unsupported = result["answer"] is not None and not support["supported"]
-    assert (lines[answers[0] + 1] == "  not supported: " + "; ".join(support["reasons"])) == unsupported
+    assert (lines[answers[0] + 1] == "  unsupported: " + "; ".join(support["reasons"])) == unsupported
+    if result["answer"] is not None:
+        assert lines[answers[0]].endswith("  unsupported" if unsupported else "  supported")
 
 
 @pytest.mark.parametrize("strategy", sorted(REGISTRY))

@@ -202,7 +202,7 @@ def test_evidence_grounding_and_grounded_abstention_from_hand_computed_records(t
     assert system.supported_share == pytest.approx(3 / 5)
     assert system.supported.answer_rate.mean == pytest.approx(1 / 2) and system.supported.conditional_accuracy.mean == 1.0
     row = evidence_table([system]).rows[0]
-    assert row[1:8] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "60.0", "3 / 0 / 0 / 1 / 1 / 1"]
+    assert row[1:8] == ["83.3", "33.3", "87.5", "1.50", "1 in 1", "60.0", "3 / 0 / 0 / 0 / 1 / 1 / 1 / 0"]
     assert abstention_table([system]).rows[0][5:7] == ["50.00 ± 23.57", "100.00 ± 0.00"]
 
 

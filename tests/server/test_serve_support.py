@@ -21,7 +21,7 @@ def test_the_result_view_carries_the_basis_and_the_reasons_an_answer_is_not_supp
     assert view["support"]["supported"] is False and view["support"]["reasons"][0].startswith("Paris is in no cited fact")
     # The page draws them on the line under the answer, worded as the terminal words them.
     script = PAGE_SCRIPT.read_text(encoding="utf-8")
-    assert '$("basis").textContent = basisText(result);' in script and "not supported: " in script
+    assert '$("basis").textContent = basisText(result);' in script and "unsupported: " in script
 
 
 def test_a_saved_result_of_an_older_version_shows_its_basis_without_reasons() -> None:

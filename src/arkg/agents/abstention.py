@@ -1,11 +1,11 @@
 """Abstention any strategy can use: answer only when the cited facts support the answer, or when
 several samples agree.
 
-    policy = Abstention(grounded=True, samples=5, temperature=0.7, agreement=0.6)
+    policy = Abstention(abstain_unsupported=True, samples=5, temperature=0.7, agreement=0.6)
     strategy = Abstaining(build_strategy("ark", model, kg), policy)
     result = strategy.ask("Was Marie Curie born in Warsaw?")
 
-- grounded: an answer its cited facts do not support (`Result.support`) becomes None: one citing no
+- abstain_unsupported: an answer its cited facts do not support (`Result.support`) becomes None: one citing no
   fact, or facts that do not lead to it (the strategy answered anyway: that answer rests on the
   model's memory, not on the graph);
 - self-consistency: the strategy runs `samples` times at `temperature` (seeds base + i); the answer is
@@ -16,9 +16,10 @@ The policy's own decision is recorded in an AbstentionTrace around the samples' 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from arkg.agents.run import RunOptions
 from arkg.agents.strategy import Answer, Query, Result, Strategy, as_query
@@ -29,14 +30,16 @@ from arkg.llm.base import Usage
 class Abstention(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    grounded: bool = Field(False, description="an answer its cited facts do not support becomes None")
+    abstain_unsupported: bool = Field(
+        False, validation_alias=AliasChoices("abstain_unsupported", "grounded"), description="an answer its cited facts do not support becomes None"
+    )
     samples: int = Field(1, ge=1, description="runs per question for self-consistency (1: off)")
     temperature: float = Field(0.7, ge=0.0, le=2.0, description="sampling temperature of the samples")
     agreement: float = Field(0.6, gt=0.0, le=1.0, description="share of samples the answer needs")
 
     @property
     def active(self) -> bool:
-        return self.grounded or self.samples > 1
+        return self.abstain_unsupported or self.samples > 1
 
 
 class Vote(BaseModel):
@@ -89,7 +92,7 @@ class Abstaining:
         seeds = [options.sampling.seed] if policy.samples == 1 else _sample_seeds(options.sampling.seed, policy.samples)
         samples = [self.strategy.ask(query, self._options(options, seed)) for seed in seeds]
         votes = [
-            Vote(seed=seed, answer=grounded_answer(sample) if policy.grounded else sample.answer, cited=len(sample.cited_triples))
+            Vote(seed=seed, answer=grounded_answer(sample) if policy.abstain_unsupported else sample.answer, cited=len(sample.cited_triples))
             for seed, sample in zip(seeds, samples)
         ]
         answers = [vote.answer for vote in votes]
@@ -121,7 +124,7 @@ class Abstaining:
         if self.policy.samples == 1:
             return options
         sampling = options.sampling.model_copy(update={"temperature": self.policy.temperature, "seed": seed})
-        return RunOptions(sampling=sampling, budget=options.budget, on_event=options.on_event, cancel=options.cancel)
+        return replace(options, sampling=sampling)
 
 
 def _sample_seeds(base: int | None, samples: int) -> list[int | None]:
@@ -135,6 +138,6 @@ def _reason(policy: Abstention, first: Result, votes: list[Vote], decided: Answe
         counts = Counter(vote.answer for vote in votes)
         shown = ", ".join(f"{answer}: {count}" for answer, count in counts.most_common())
         return f"abstained: no answer reached {policy.agreement:.0%} of {policy.samples} samples ({shown})"
-    if policy.grounded and first.answer is not None and first.support is not None:
+    if policy.abstain_unsupported and first.answer is not None and first.support is not None:
         return f"abstained: not supported by its cited facts: {'; '.join(first.support.reasons)}"
     return first.stop_reason

@@ -29,6 +29,8 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from arkg.agents.strategy import Answer, Query, Result, answer_support, as_query
+from arkg.agents.support import Support
+from arkg.agents.unknown_names import MissingName, missing_names
 from arkg.agents.trace import Event, ModelCall, Trace, TripleRecord, total_usage
 from arkg.graph.model import KnowledgeGraph, Triple
 from arkg.llm.base import ChatModel, Message, OutputSpec, Sampling, Usage
@@ -87,6 +89,9 @@ class RunOptions:
     on_event: EventCallback | None = None
     # Set by the caller to stop the query at its next model call (e.g. on Ctrl-C).
     cancel: threading.Event | None = None
+    # Answer None, naming them, when the question gives names the KG does not have (False: explore
+    # anyway, as on benchmarks whose per-question graphs hold only some of the names).
+    stop_on_missing_names: bool = True
 
 
 @dataclass
@@ -143,7 +148,7 @@ class StrategyRun(ABC, Generic[TraceT]):
 
     A subclass writes `execute` (its steps and routes, ending in `self.result(...)`) and `stopped`
     (the result when the budget ends the run early), and sets `kg` when it reads one: the support
-    check then asks it which names of the question are entities."""
+    check then reads it (which names are entities, which edges a relation has)."""
 
     kg: KnowledgeGraph | None = None
 
@@ -160,12 +165,32 @@ class StrategyRun(ABC, Generic[TraceT]):
         """The result when the run budget ended the run; `detail` says which limit was reached."""
 
     def run(self) -> Result:
+        if self.kg is not None and self.kit.options.stop_on_missing_names:
+            missing = missing_names(self.kg, self.query.text)
+            if missing:
+                return self.missing(missing)
         try:
             return self.execute()
         except RunStopped as stop:
             if stop.cancelled:
                 raise
             return self.stopped(stop.reason)
+
+    def missing(self, names: list[MissingName]) -> Result:
+        """The result for a question naming what the KG does not have: None, and which names, before any call."""
+        explained = "; ".join(name.explain() for name in names)
+        self.trace.stop_reason = f"unknown entity: {explained}"
+        return Result(
+            strategy=self.trace.strategy,
+            question=self.query.text,
+            claim=self.query.is_claim,
+            answer=None,
+            explanation=explained,
+            stop_reason=self.trace.stop_reason,
+            trace=self.trace,
+            usage=self.trace.usage,
+            support=Support(supported=False, reasons=[explained], missing=[name.name for name in names]),
+        )
 
     def record(self, event: Event) -> None:
         """Append the event to the trace and hand it to the caller's callback."""
@@ -198,7 +223,6 @@ class StrategyRun(ABC, Generic[TraceT]):
         trace = self.trace
         trace.stop_reason = stop_reason.value if isinstance(stop_reason, Enum) else stop_reason
         cited = [_triple_dict(triple) for triple in trace.cited_triples]
-        is_entity = self.kg.has_entity if self.kg is not None else None
         return Result(
             strategy=trace.strategy,
             question=self.query.text,
@@ -211,7 +235,7 @@ class StrategyRun(ABC, Generic[TraceT]):
             stop_reason=trace.stop_reason,
             trace=trace,
             usage=trace.usage,
-            support=answer_support(answer, self.query.text, cited, trace, is_entity),
+            support=answer_support(answer, self.query.text, cited, trace, self.kg),
         )
 
 

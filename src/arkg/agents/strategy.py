@@ -46,8 +46,10 @@ from arkg.llm.base import ChatModel, Usage
 Answer = bool | str | None
 # What an answer rests on: cited facts that support it ("kg"), with stated rules too ("kg+commonsense"),
 # rules alone or beside facts that do not support it ("commonsense"), cited facts that do not support it
-# and no rule ("unsupported"), nothing at all ("neither"); "no answer" for None.
-Basis = Literal["kg", "commonsense", "kg+commonsense", "unsupported", "neither", "no answer"]
+# and no rule ("unsupported"), nothing at all ("neither"); "no answer" for None, "unknown entity" for the
+# None of a question naming what the KG does not have. "kg (closed world)": a False answer resting on
+# every edge of the asked relation having been read (none is the asked value).
+Basis = Literal["kg", "kg (closed world)", "commonsense", "kg+commonsense", "unsupported", "neither", "no answer", "unknown entity"]
 # The longest question (or claim) asked, in characters: `arkg ask` refuses a longer one, `arkg eval`
 # skips it, `arkg serve` and `arkg mcp` take it as their default cap. Strategies search the KG with
 # the question's words and put it in every prompt: megabytes of text would run for minutes.
@@ -142,12 +144,14 @@ class Result(BaseModel):
     def basis(self) -> Basis:
         """What the answer rests on; KG facts count only where they support it (`support`)."""
         if self.answer is None:
-            return "no answer"
+            return "unknown entity" if self.support is not None and self.support.missing else "no answer"
         facts, rules = bool(self.cited_triples), bool(self.commonsense)
         supported = facts and self.support is not None and self.support.supported
         if rules:
             return "kg+commonsense" if supported else "commonsense"
-        return "kg" if supported else "unsupported" if facts else "neither"
+        if supported:
+            return "kg (closed world)" if self.support is not None and self.support.closed_world else "kg"
+        return "unsupported" if facts else "neither"
 
 
 def answer_support(
@@ -155,7 +159,7 @@ def answer_support(
     question: str,
     cited_triples: Sequence[Mapping[str, Any]],
     trace: Trace | None,
-    is_entity: Callable[[str], bool] | None = None,
+    kg: KnowledgeGraph | None = None,
 ) -> Support:
     """The support check of an answer, with the entities and computations its trace records."""
     cited = [Triple(t["head"], t["relation"], t["tail"], dict(t.get("props") or {})) for t in cited_triples]
@@ -165,7 +169,7 @@ def answer_support(
         cited=cited,
         entities=trace.linked_entities() if trace is not None else (),
         computations=trace.computations() if trace is not None else (),
-        is_entity=is_entity,
+        kg=kg,
     )
 
 

@@ -138,10 +138,15 @@ def generic_focus(event: Any) -> Focus:
 def answer_block(result: Result) -> Block:
     """The answer and what it rests on, then, when its cited facts do not support it, why not: the
     same for every strategy, under its events, in the terminal and on the page."""
-    lines = [line(("answer: ", "bold"), (answer_text(result.answer, result.claim), "answer"), *basis_spans(result))]
     support = result.support
-    if result.answer is not None and support is not None and not support.supported:
-        lines.append(line(("  not supported: ", "warn"), ("; ".join(map(one_line, support.reasons)), "warn")))
+    verdict: tuple[Span, ...] = ()
+    if result.answer is not None and support is not None:
+        verdict = (Span("  supported", "good"),) if support.supported else (Span("  unsupported", "bad"),)
+    lines = [line(("answer: ", "bold"), (answer_text(result.answer, result.claim), "answer"), *basis_spans(result), *verdict)]
+    if support is not None and (support.missing or (result.answer is not None and not support.supported)):
+        lines.append(line(("  unsupported: " if result.answer is not None else "  ", "warn"), ("; ".join(map(one_line, support.reasons)), "warn")))
+    if result.answer is not None and support is not None and support.note:
+        lines.append(line(("  " + one_line(support.note), "dim")))
     return Block(tuple(lines))
 
 

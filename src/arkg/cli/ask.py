@@ -15,7 +15,7 @@ from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
 from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
-from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, AbstainUnsupported, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.render import describe, footer
 from arkg.cli.render.status import RunStatus, strategy_line
 from arkg.cli.settings import parse_assignments, settings_overrides
@@ -74,13 +74,14 @@ def ask(
     timeout: Timeout = None,
     retries: Retries = None,
     protocol: Protocol = ProtocolName.ARKG,
-    grounded: Grounded = False,
+    abstain_unsupported: AbstainUnsupported = False,
     samples: Samples = 1,
     agreement: Agreement = 0.6,
     sample_temperature: SampleTemperature = 0.7,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result (with its trace) as JSON only.")] = False,
     trace: Annotated[Path | None, typer.Option("--trace", help="Also write the result and trace as JSON to this file.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Always call the model; skip the response cache.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Also print the strategy's own summary lines (ARK's node path).")] = False,
 ) -> None:
     """Answer QUESTION over a knowledge graph; every factual step cites the KG's triples."""
     console = Console()
@@ -94,7 +95,7 @@ def ask(
             check_writable_file(trace, "trace file")
         sampling = Sampling(temperature=temperature, seed=seed, max_tokens=info.max_tokens)
         budget = Budget(max_calls=max_calls, max_tokens=max_total_tokens)
-        abstention = Abstention(grounded=grounded, samples=samples, agreement=agreement, temperature=sample_temperature)
+        abstention = Abstention(abstain_unsupported=abstain_unsupported, samples=samples, agreement=agreement, temperature=sample_temperature)
         if (hint := adapter_hint(model, strategy, info.tuned_adapter)) is not None:
             Console(stderr=True).print(f"note: {hint}", style="yellow", highlight=False)
         with nullcontext() if as_json else console.status("Opening the knowledge graph"):
@@ -133,7 +134,7 @@ def ask(
     if as_json:
         typer.echo(json.dumps({**result.model_dump(mode="json"), "model": answering}, indent=2, ensure_ascii=False))
         return
-    console.print(footer(result))
+    console.print(footer(result, verbose=verbose))
 
 
 def register(app: typer.Typer) -> None:

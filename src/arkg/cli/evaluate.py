@@ -18,7 +18,7 @@ from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.eval_progress import eval_progress
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.cli.options import TEMPERATURE_RANGE, Agreement, Grounded, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, Agreement, AbstainUnsupported, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.cli.tables import print_table
 from arkg.eval.report import SystemReport, build_report
@@ -96,7 +96,7 @@ def evaluate(
     timeout: Timeout = None,
     retries: Retries = None,
     protocol: Protocol = ProtocolName.ARKG,
-    grounded: Grounded = False,
+    abstain_unsupported: AbstainUnsupported = False,
     samples: Samples = 1,
     agreement: Agreement = 0.6,
     sample_temperature: SampleTemperature = 0.7,
@@ -124,7 +124,7 @@ def evaluate(
                 neighbourhoods=neighbourhoods, perturbation=perturb,
                 ids=_question_ids(ids), limit=limit, concurrency=concurrency, cache=not no_cache,
                 timeout=timeout, retries=retries,
-                abstention=Abstention(grounded=grounded, samples=samples, agreement=agreement, temperature=sample_temperature),
+                abstention=Abstention(abstain_unsupported=abstain_unsupported, samples=samples, agreement=agreement, temperature=sample_temperature),
             )
         except KeyboardInterrupt:
             stderr.print("[yellow]Interrupted[/yellow] before any question ran; nothing was written.")

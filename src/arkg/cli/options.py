@@ -57,8 +57,13 @@ Protocol = Annotated[
 ]
 
 # Abstention (arkg.agents.abstention), for any strategy.
-Grounded = Annotated[
-    bool, typer.Option("--grounded", help="Abstain (answer None) when the cited facts do not support the answer.")
+AbstainUnsupported = Annotated[
+    bool,
+    typer.Option(
+        "--abstain-unsupported",
+        "--grounded",  # its earlier name, still accepted
+        help="Answer None instead of an answer its cited facts do not support (the None that ARK-V1's Table III counts).",
+    ),
 ]
 Samples = Annotated[
     int, typer.Option("--samples", min=1, max=MAX_INT, help="Self-consistency: run the strategy N times and need agreement (1: off).")

@@ -48,6 +48,9 @@ class Assignment:
     strategy: Strategy
     kg: KnowledgeGraph | None
     changes: list[str] = field(default_factory=list)  # what the perturbation did to this question's KG
+    # A graph of the question's own (given, snapshotted or perturbed): it may hold only some of the names
+    # the question gives, so a missing name is no reason to answer None there.
+    own_graph: bool = False
 
 
 class SnapshotCache:
@@ -117,7 +120,7 @@ class QuestionSetup:
         kg = SQLiteGraph()
         try:
             kg.add_triples(triples)
-            yield Assignment(self.build(kg), kg, changes)
+            yield Assignment(self.build(kg), kg, changes, own_graph=True)
         finally:
             kg.close()
 

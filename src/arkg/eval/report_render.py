@@ -214,7 +214,7 @@ def evidence_table(systems: list[SystemReport]) -> Table:
     )
 
 
-BASIS_ORDER = ("kg", "commonsense", "kg+commonsense", "unsupported", "neither", "no answer")
+BASIS_ORDER = ("kg", "kg (closed world)", "commonsense", "kg+commonsense", "unsupported", "neither", "no answer", "unknown entity")
 
 
 def abstention_table(systems: list[SystemReport]) -> Table:
@@ -242,12 +242,12 @@ def abstention_table(systems: list[SystemReport]) -> Table:
     return Table(
         title="Abstention: answer rate vs conditional accuracy",
         header=["System", "Answer rate %", "Cond. acc. %", "Answer rate % (grounded)", "Cond. acc. % (grounded)",
-                "Coverage % (supported)", "Cond. acc. % (supported)", "Self-consistency over runs: agreement: answer rate / cond. acc. %"],
+                "Answer rate % (abstaining when unsupported)", "Cond. acc. % (abstaining when unsupported)", "Self-consistency over runs: agreement: answer rate / cond. acc. %"],
         rows=rows,
         footnote=(
             "Grounded: a True/False answer that cites no fact of the KG counts as None. Supported: only answers whose "
-            "cited facts support them count (support as the selector); coverage is the share of questions with a "
-            "supported definite answer, cond. acc. the share of those that are right. Self-consistency (systems with "
+            "cited facts support them count, the others as None (what --abstain-unsupported answers; support as the "
+            "selector): answer rate is the share of questions with a supported definite answer, cond. acc. the share of those that are right. Self-consistency (systems with "
             "several runs): a question counts as answered when at least that share of its runs give the same answer."
         ),
     )

@@ -264,7 +264,7 @@ def _answered(
     kind = AnswerKind.AUTO if question.answer is None else AnswerKind.YES_NO if question.yes_no else AnswerKind.OPEN
     query = Query(text=question.text, kind=kind, claim=question.claim)
     with setup.assign(question) as assignment:
-        options = RunOptions(sampling=sampling, cancel=stop, on_event=events.append)
+        options = RunOptions(sampling=sampling, cancel=stop, on_event=events.append, stop_on_missing_names=not assignment.own_graph)
         result, error, unavailable = _ask(assignment.strategy, query, options)
         kg = assignment.kg
         evidence = None if result is None else assess_evidence(question.triples, question.entities, result, kg)

@@ -29,16 +29,16 @@ def describe(event: Any, view: View = GENERIC) -> RenderableType:
     return to_rich(view.block(event))
 
 
-def footer(result: Result) -> RenderableType:
-    """The answer, its basis and why its facts do not support it (if they do not), then the strategy's own
-    lines and what the run cost and why it stopped.
+def footer(result: Result, verbose: bool = False) -> RenderableType:
+    """The answer, its basis and why its facts do not support it (if they do not), then (`verbose`) the
+    strategy's own lines, and what the run cost and why it stopped.
 
     The answer is shown here and by no event: the result's answer is the one that counts (an abstention
     policy may overrule what the strategy's last event said), and so every strategy shows it exactly once.
     """
     usage = result.usage
     lines: list[RenderableType] = [to_rich(answer_block(result))]
-    extra = strategy_info(result.strategy).view.footer_block(result.trace)
+    extra = strategy_info(result.strategy).view.footer_block(result.trace) if verbose else None
     if extra is not None:
         lines.append(to_rich(extra))
     lines.append(

@@ -195,18 +195,28 @@ function answerText(result) {
   return String(result.answer);
 }
 
-// What the answer rests on and, when its cited facts do not support it, why not (as `arkg ask` says).
+// Whether the cited facts support the answer: "supported", "unsupported" or "none" (no answer).
+function supportState(result) {
+  if (result.answer === null || result.answer === undefined || !result.support) return "none";
+  return result.support.supported ? "supported" : "unsupported";
+}
+
+// What the answer rests on and whether that supports it, with the one-line reason when not (as `arkg ask` says).
 function basisText(result) {
   if (!result.basis) return "";
   const support = result.support;
-  const unsupported = result.answer !== null && result.answer !== undefined && support && !support.supported;
-  return `basis: ${result.basis}` + (unsupported ? ` · not supported: ${support.reasons.join("; ")}` : "");
+  const state = supportState(result);
+  if (state === "unsupported") return `basis: ${result.basis} · unsupported: ${support.reasons.join("; ")}`;
+  if (state === "supported") return `basis: ${result.basis} · supported` + (support.note ? ` (${support.note})` : "");
+  const missing = support && support.missing && support.missing.length;
+  return `basis: ${result.basis}` + (missing ? ` · ${support.reasons.join("; ")}` : "");
 }
 
 function showResult(result, note) {
   $("answer").hidden = false;
   $("answer-value").textContent = answerText(result);
   $("basis").textContent = basisText(result);
+  $("answer").dataset.support = supportState(result);
   $("explanation").textContent = result.explanation || "";
   $("stop-reason").textContent = [result.stop_reason ? `stopped because ${result.stop_reason}` : "", note || ""].filter(Boolean).join(" · ");
   $("cited").replaceChildren(...result.cited.map((triple) => text("li", tripleText(triple))));

@@ -1,23 +1,4 @@
-"""Whether an answer's cited facts support it: machine-checked, for every strategy, no model call.
-
-    support = check_support(answer=result.answer, question=result.question, cited=triples,
-                            entities=linked, computations=trace_computations)
-    support.supported, support.reasons   # reasons name what is missing when it fails
-
-The grounding check (eval/grounding.py) asks whether each cited triple is in the KG and was shown to
-the model; this one asks whether the cited triples, taken together, lead to the answer:
-
-- an open answer: every name (or value) it gives occurs in a cited triple (head, tail or a prop value,
-  matched the way scoring matches names) or is the output of a computation the trace records; and the
-  cited triples connect an entity of the question to it, so a 2-hop answer needs both hops cited;
-- a yes/no answer: the cited triples mention an entity of the question; a True answer mentions every
-  entity the question names; a computation it rests on gives the same verdict when re-run; a test of
-  one name containing another ("Paris" contains "France") holds only where a cited fact links them.
-
-The question's entities are those the strategy linked, the cited names the question mentions, and, for
-a True answer, the capitalised names the question writes out that are entities of the KG. A number
-answer is also supported when it counts cited facts: that many values of one relation of an entity of
-the question.
+"""The cited facts as a graph over names, and the names a question writes out.
 
 `facts_on_chains` picks, among cited facts, those on a shortest chain from an entity of the question
 to each name an open answer gives: what a strategy whose model cites everything it was shown can cite
@@ -51,45 +32,7 @@ class Computation(BaseModel):
     membership: bool = False
 
 
-class Support(BaseModel):
-    supported: bool
-    reasons: list[str] = []
-
-
-def check_support(
-    *,
-    answer: Answer,
-    question: str,
-    cited: Sequence[Triple],
-    entities: Iterable[str] = (),
-    computations: Sequence[Computation] = (),
-    is_entity: Callable[[str], bool] | None = None,
-) -> Support:
-    """Whether `cited` (with the recorded computations) supports `answer` to `question`.
-
-    `is_entity` tells which names the question writes out are entities of the KG (a True answer must
-    cite each); without it only the linked entities and the cited names count as the question's.
-    """
-    if answer is None:
-        return Support(supported=False, reasons=["no answer"])
-    if not cited:
-        return Support(supported=False, reasons=["the answer cites no fact of the KG"])
-    facts = _CitedGraph(cited, computations)
-    reasons = [f"{c.operation}({', '.join(c.inputs)}) gives {c.output} only as recorded: re-run, it differs" for c in computations if not c.agrees]
-    reasons += _unlinked_memberships(facts, computations)
-    asked = _question_entities(facts, question, entities, computations)
-    if not asked:
-        reasons.append("no cited fact mentions an entity of the question")
-    elif isinstance(answer, bool):
-        if answer and is_entity is not None:
-            named = [name for name in _written_names(question) if is_entity(name)]
-            reasons += [f"no cited fact mentions {name}" for name in named if not facts.mentions(name)]
-    elif not _counted(cited, str(answer), asked):
-        reasons += _open_answer_reasons(facts, str(answer), asked)
-    return Support(supported=not reasons, reasons=reasons)
-
-
-class _CitedGraph:
+class CitedGraph:
     """The cited triples as an undirected graph over folded names; a prop value hangs on both ends of
     its triple, and a computation links its inputs to its output."""
 
@@ -140,7 +83,7 @@ class _CitedGraph:
     def mentions(self, name: str) -> bool:
         """Whether a cited name is `name`, or holds it as a whole word ("Curie" in "Marie Curie")."""
         folded = fold(name)
-        return self.node(name) is not None or any(_holds(node, folded) or _holds(folded, node) for node in self.names)
+        return self.node(name) is not None or any(holds(node, folded) or holds(folded, node) for node in self.names)
 
     def reached(self, starts: Iterable[str]) -> dict[str, int]:
         """Breadth-first distance of every name reachable from `starts`."""
@@ -178,73 +121,21 @@ def facts_on_chains(*, answer: Answer, question: str, cited: Sequence[Triple], e
     where no chain reaches every name."""
     if answer is None or isinstance(answer, bool) or not cited:
         return []
-    facts = _CitedGraph(cited, ())
-    asked = _question_entities(facts, question, entities, ())
+    facts = CitedGraph(cited, ())
+    asked = question_entities(facts, question, entities, ())
     readings = name_readings(str(answer))
     names = next((names for names in readings if names and all(facts.node(name) for name in names)), [])
     chains = [facts.chain(asked, node) for name in names if (node := facts.node(name)) is not None]
     return sorted({fact for chain in chains for fact in chain}) if chains and all(chains) else []
 
 
-def _question_entities(facts: _CitedGraph, question: str, linked: Iterable[str], computations: Sequence[Computation]) -> list[str]:
+def question_entities(facts: CitedGraph, question: str, linked: Iterable[str], computations: Sequence[Computation]) -> list[str]:
     """The cited names (folded) that are entities of the question: linked by the strategy, or written in it."""
     asked = [node for name in linked if (node := facts.node(name)) is not None]
     folded_question = fold(question)
-    asked += [node for node in facts.names if _holds(folded_question, node)]
-    asked += [node for c in computations for name in c.inputs if _holds(folded_question, fold(name)) and (node := facts.node(name))]
+    asked += [node for node in facts.names if holds(folded_question, node)]
+    asked += [node for c in computations for name in c.inputs if holds(folded_question, fold(name)) and (node := facts.node(name))]
     return list(dict.fromkeys(asked))
-
-
-def _open_answer_reasons(facts: _CitedGraph, answer: str, asked: list[str]) -> list[str]:
-    readings = name_readings(answer)
-    found = [[name for name in names if _found(facts, name)] for names in readings]
-    best = next((i for i, names in enumerate(readings) if names and len(found[i]) == len(names)), 0)
-    names = readings[best]
-    distance = facts.reached(asked)
-    reasons = []
-    for name in names:
-        node = facts.node(name)
-        if node is None and not any(same_value(name, output) for output in facts.outputs):
-            frontier = _farthest(facts, distance)
-            reasons.append(f"{name} is in no cited fact" + (f": no cited fact links {frontier} to it" if frontier else ""))
-        elif node is not None and node not in distance:
-            reasons.append(f"no cited fact links {facts.names[asked[0]]} to {name}")
-    return reasons
-
-
-def _counted(cited: Sequence[Triple], answer: str, asked: list[str]) -> bool:
-    """Whether a number answer is a count the citations show: that many facts of one relation of an
-    entity of the question (its values, or the entities pointing at it)."""
-    number = as_number(answer)
-    if number is None or number != int(number) or number < 1:
-        return False
-    groups: dict[tuple[str, str, bool], set[str]] = {}
-    for triple in cited:
-        groups.setdefault((fold(triple.head), triple.relation, False), set()).add(fold(triple.tail))
-        groups.setdefault((fold(triple.tail), triple.relation, True), set()).add(fold(triple.head))
-    return any(len(values) == number for (end, _, _), values in groups.items() if end in asked)
-
-
-def _found(facts: _CitedGraph, name: str) -> bool:
-    return facts.node(name) is not None or any(same_value(name, output) for output in facts.outputs)
-
-
-def _farthest(facts: _CitedGraph, distance: dict[str, int]) -> str | None:
-    """The cited name farthest along the chain from the question: where the missing hop would start."""
-    if not distance:
-        return None
-    farthest = max(distance.values())
-    return facts.names[next(node for node in facts.names if distance.get(node) == farthest)]
-
-
-def _unlinked_memberships(facts: _CitedGraph, computations: Sequence[Computation]) -> list[str]:
-    reasons = []
-    for computation in computations:
-        if computation.membership and len(computation.inputs) == 2:
-            first, second = (fold(name) for name in computation.inputs)
-            if second not in facts.reached([first]):
-                reasons.append(f"no cited fact links {computation.inputs[0]} to {computation.inputs[1]}")
-    return reasons
 
 
 # Words that open a question or claim with a capital letter without naming anything.
@@ -257,7 +148,7 @@ _OPENERS = {
 _CAPITALISED_RUN = re.compile(r"[A-ZÀ-Þ][\w'’.-]*(?:\s+(?:of|de|la|le|von|van|the|del|da|du)?\s*[A-ZÀ-Þ0-9][\w'’.-]*)*")
 
 
-def _written_names(question: str) -> list[str]:
+def written_names(question: str) -> list[str]:
     """Names the question writes out: runs of capitalised words, the opening question word aside."""
     names = []
     for match in _CAPITALISED_RUN.finditer(question):
@@ -269,7 +160,7 @@ def _written_names(question: str) -> list[str]:
     return names
 
 
-def _holds(text: str, name: str) -> bool:
+def holds(text: str, name: str) -> bool:
     """Whether folded `text` holds folded `name` as whole words (a plain scan: one regex per cited name
     would be compiled anew for every check once Python's pattern cache is full)."""
     if not name:
@@ -287,4 +178,4 @@ def _word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
-__all__ = ["Computation", "Support", "check_support", "facts_on_chains"]
+__all__ = ["CitedGraph", "Computation", "facts_on_chains", "holds", "question_entities", "written_names"]

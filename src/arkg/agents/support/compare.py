@@ -1,0 +1,97 @@
+"""Comparisons re-done from the cited values: what "before", "more", "the oldest" make of them.
+
+    direction("Was Lucia Marchetti born before Hana Sato?")     # "less": the first value must be smaller
+    compared(["1977"], ["1976"], "less")                        # False
+    extreme({"Fennox": ["2003"], "Ysker": ["2008"]}, "less")    # "Fennox"
+
+Dates compare as dates, numbers as numbers; "older" and "younger" mean an earlier and a later date, and a
+larger and a smaller number (an age). A value is read from a cited fact's tail or, where the tail is no
+value, none is taken.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from arkg.graph.literals import as_date, as_number
+
+Direction = Literal["less", "greater"]
+
+_LESS = ("before", "earlier", "earliest", "first", "sooner", "fewer", "fewest", "less", "least", "lower", "lowest",
+         "smaller", "smallest", "shorter", "shortest", "under", "below", "cheaper", "cheapest", "prior")
+_GREATER = ("after", "later", "latest", "last", "more", "most", "higher", "highest", "larger", "largest", "bigger",
+            "biggest", "greater", "greatest", "longer", "longest", "over", "above", "exceed", "exceeds", "newer",
+            "newest", "recent", "taller", "tallest")
+_AGE = {"older": "greater", "oldest": "greater", "younger": "less", "youngest": "less"}
+_WORD = re.compile(r"[a-z]+")
+
+
+def direction(question: str, dated: bool = False) -> Direction | None:
+    """Which way the question compares (the first comparative word it writes), or None."""
+    for word in _WORD.findall(question.lower()):
+        if word in _AGE:
+            age: Direction = _AGE[word]  # type: ignore[assignment]
+            # An older thing has the earlier date, or the larger age.
+            return ("less" if age == "greater" else "greater") if dated else age
+        if word in ("longer", "longest") and dated:
+            return "less"  # in post longer: since an earlier date
+        if word in _LESS:
+            return "less"
+        if word in _GREATER:
+            return "greater"
+    return None
+
+
+def _key(value: str) -> tuple[int, float] | None:
+    """A sortable key: (0, number) or (1, date as a number); None for a value that is neither. A bare
+    year is a number: it sorts the same either way."""
+    number = as_number(value)
+    if number is not None:
+        return (0, number)
+    date = as_date(value)
+    if date is None:
+        return None
+    year, month, day = date
+    return (1, year * 400 + (month or 0) * 32 + (day or 0))
+
+
+def dated(values: Sequence[str]) -> bool:
+    """Whether the values are dates (or years), so that "older" means earlier."""
+    keys = [_key(value) for value in values]
+    return bool(keys) and all(
+        key is not None and (key[0] == 1 or (key[1] == int(key[1]) and 1000 <= key[1] <= 2100)) for key in keys
+    )
+
+
+def comparable(values: Sequence[str]) -> bool:
+    keys = [_key(value) for value in values]
+    return bool(keys) and all(key is not None for key in keys) and len({key[0] for key in keys if key}) == 1
+
+
+def compared(first: str, second: str, way: Direction) -> bool | None:
+    """Whether `first` stands `way` of `second` (None: they do not compare)."""
+    a, b = _key(first), _key(second)
+    if a is None or b is None or a[0] != b[0]:
+        return None
+    return a[1] < b[1] if way == "less" else a[1] > b[1]
+
+
+def extreme(values: Mapping[str, str], way: Direction) -> list[str]:
+    """The names whose value is the smallest ("less") or largest; empty when the values do not compare."""
+    keys = {name: _key(value) for name, value in values.items()}
+    if not keys or any(key is None for key in keys.values()) or len({key[0] for key in keys.values() if key}) != 1:
+        return []
+    pick = min if way == "less" else max
+    best = pick(key[1] for key in keys.values() if key)
+    return [name for name, key in keys.items() if key is not None and key[1] == best]
+
+
+def threshold(question: str, names: Sequence[str]) -> str | None:
+    """A number or year the question writes itself ("over 500 beds", "before 2000"), outside its names."""
+    text = question
+    for name in names:
+        text = text.replace(name, " ")
+    found = re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.])", text)
+    return found[0] if len(found) == 1 else None

@@ -1,0 +1,116 @@
+"""Whether a relation is what a question asks about, judged from the relation's name and the question's words.
+
+    asked = QuestionWords("Who is the CTO of Brindle Systems?", names=["Brindle Systems"])
+    asked.fit("chief technology officer")   # 1.0: every word of the relation is in the question
+    asked.names("member of")                # False: the question does not name it
+    asked.beaten("member of", ["team lead", "member of"])   # True when another relation fits clearly better
+
+Words match when they are equal, share a stem of at least four letters ("maintains" / "maintained",
+"depends" / "dependencies"), are one of a few irregular forms ("born" / "birth"), or when the question
+writes the relation's initials ("CTO"). Names of entities are taken out of the question first, so that
+"the Marrow License" does not ask about a `license` relation. Where the `dense` extra is installed, static
+word embeddings break the ties the words leave (two relations neither of which the question names).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from arkg.agents.retrieval import RankerName, dense_installed, score_texts
+from arkg.graph.matching import fold
+
+# Words that say nothing about which relation is asked.
+_FUNCTION_WORDS = frozenset(
+    "a an the of in on at to by for from with as is are was were be been being do does did has have had "
+    "what which who whom whose when where how why that this these those it its their his her they them "
+    "any some all one ones there here and or not no yes true false than then many much can could will would "
+    "should may might also same other another".split()
+)
+_IRREGULAR = {"born": "birth", "died": "death", "dead": "death", "wrote": "written", "led": "lead", "spoke": "speak",
+              "made": "make", "built": "build", "founded": "found", "married": "spouse", "wife": "spouse",
+              "husband": "spouse", "began": "begin", "grew": "grow", "taught": "teach", "sold": "sell"}
+STEM = 4
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_WORD = re.compile(r"[^\W_]+")
+# How much better another relation must fit before the cited one counts as the wrong one.
+_MARGIN = 0.34
+_DENSE_MARGIN = 0.12
+
+
+def relation_words(relation: str) -> list[str]:
+    """The content words of a relation name: URIs cut to their last part, camelCase and snake_case split."""
+    local = re.split(r"[/#]", relation.rstrip("/#"))[-1] if "://" in relation or relation.startswith("urn:") else relation
+    local = local.split(":")[-1] if re.fullmatch(r"\w+:\w+", local) else local
+    return [word for word in _words(_CAMEL.sub(" ", local)) if word not in _FUNCTION_WORDS]
+
+
+def _words(text: str) -> list[str]:
+    return [_IRREGULAR.get(word, word) for word in _WORD.findall(fold(text))]
+
+
+def same_word(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    stem = min(len(a), len(b))
+    return stem >= STEM and a[:STEM] == b[:STEM] and _common_prefix(a, b) >= max(STEM, stem - 3)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    length = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        length += 1
+    return length
+
+
+class QuestionWords:
+    """The words of a question that may name relations (its entities' names taken out)."""
+
+    def __init__(self, question: str, names: Iterable[str] = ()) -> None:
+        text = fold(question)
+        self.all_words = [word for word in _words(text) if word not in _FUNCTION_WORDS]
+        for name in sorted({fold(name) for name in names if name}, key=len, reverse=True):
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", text)
+        self.text = text
+        self.words = [word for word in _words(text) if word not in _FUNCTION_WORDS]
+        # Acronyms as the question writes them ("CTO", "HQ"), for relations written out in full.
+        self.acronyms = {word.lower().rstrip("s") for word in re.findall(r"\b[A-Z]{2,5}s?\b", question)}
+
+    def fit(self, relation: str, with_names: bool = False) -> float:
+        """The share of the relation's words that the question writes (1.0 also for its initials); with
+        `with_names`, counting the words of the names it gives ("released under the Ferrow License")."""
+        words = relation_words(relation)
+        if not words:
+            return 0.0
+        if len(words) > 1 and "".join(word[0] for word in words) in self.acronyms:
+            return 1.0
+        asked = self.all_words if with_names else self.words
+        return sum(any(same_word(word, other) for other in asked) for word in words) / len(words)
+
+    def names(self, relation: str) -> bool:
+        """Whether the question names the relation: all its words, or its initials."""
+        return self.fit(relation) == 1.0
+
+    def beaten(self, relation: str, others: Iterable[str]) -> str | None:
+        """Another relation that fits the question clearly better than `relation`, if any."""
+        own = self.fit(relation, with_names=True)
+        rivals = [other for other in dict.fromkeys(others) if other != relation]
+        scores = {other: self.fit(other, with_names=True) for other in rivals}
+        best = max(rivals, key=scores.__getitem__, default=None)
+        if best is not None and scores[best] >= max(0.5, own + _MARGIN):
+            return best
+        if own == 0.0 and rivals and not any(scores.values()):
+            return _dense_rival(self.text, relation, rivals)
+        return None
+
+
+def _dense_rival(question: str, relation: str, rivals: list[str]) -> str | None:
+    """Where no relation shares a word with the question: one whose embedding is clearly nearer it."""
+    if not dense_installed():
+        return None
+    texts = [" ".join(relation_words(name)) or name for name in [relation, *rivals]]
+    scores = score_texts(texts, question, RankerName.DENSE)
+    best = max(range(1, len(scores)), key=scores.__getitem__)
+    return rivals[best - 1] if scores[best] >= scores[0] + _DENSE_MARGIN else None
