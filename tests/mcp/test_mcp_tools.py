@@ -137,3 +137,10 @@ def test_a_call_the_client_cancels_stops_its_run_at_the_next_model_call():
     after = converse(talk, model)
     assert after.structured_content["answer"] is True
     assert len(model.calls) == 1 + 4  # the cancelled run's one call, then the next question's
+
+
+def test_a_question_naming_what_the_kg_lacks_is_answered_none_naming_it():
+    reply = converse(lambda client: client.call_tool("ask", {"question": "Was Marie Kowalska born in Warsaw?"})).structured_content
+    assert reply["answer"] is None and reply["basis"] == "unknown entity"
+    assert reply["support"]["missing"] == ["Marie Kowalska"]
+    assert reply["stop_reason"].startswith("unknown entity: Marie Kowalska is not in the KG (closest: ")

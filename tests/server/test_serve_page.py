@@ -228,3 +228,22 @@ def test_a_saved_trace_replays_on_the_page(browser, tmp_path):
         cited = browser.execute_script("return arkg.edges.get({filter: e => e.cited}).map(e => [e.from, e.label, e.to])")
         assert cited == [["Marie Curie", "place of birth", "Warsaw"]]
         assert browser.execute_script("return arkg.nodes.get('Marie Curie').anchor") is True
+
+
+@pytest.mark.parametrize(
+    ("reply", "state", "basis"),
+    [
+        ({"cited_keys": ["T1"], "explanation": "I recall it.", "answer": "Paris"}, "unsupported", "basis: unsupported · unsupported: "),
+        ({"cited_keys": ["T1", "T9"], "explanation": "Her place of birth is Warsaw.", "answer": "Warsaw"}, "supported", "basis: kg · supported"),
+    ],
+)
+def test_an_unsupported_answer_looks_unlike_a_supported_one_and_says_why(browser, reply, state, basis):
+    session = Session(model=ScriptedModel.from_replies([reply]))
+    with live_server(create_app(session, ServerConfig(strategy="kaping"))) as server:
+        open_page(browser, server.url)
+        ask(browser, "Where was Marie Curie born?")
+        assert browser.execute_script("return document.getElementById('answer').dataset.support") == state
+        assert browser.find_element(By.ID, "basis").text.startswith(basis)
+        colour = browser.execute_script("return getComputedStyle(document.querySelector('#cited li')).color")
+        green = "rgb(22, 163, 74)"  # --cited: the colour of facts that support the answer
+        assert (colour == green) == (state == "supported"), colour

@@ -148,7 +148,8 @@ def default_ranker() -> RankerName:
 
 
 @lru_cache(maxsize=1)
-def _wordllama() -> Any:
+def wordllama_model() -> Any:
+    """The WordLlama model of the `dense` extra, loaded once."""
     try:
         import wordllama
     except ImportError:
@@ -161,6 +162,6 @@ def _wordllama() -> Any:
 
 def _dense_scores(texts: Sequence[str], query: str) -> list[float]:
     # Cosine similarity of the embeddings (what WordLlama's own `rank` computes, which refuses one text).
-    model = _wordllama()
+    model = wordllama_model()
     scores = model.vector_similarity(model.embed(query)[0], model.embed(list(texts)))
     return [float(score) for score in np.atleast_1d(scores.squeeze())]

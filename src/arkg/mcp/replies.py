@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from arkg.agents.strategy import Answer, Basis
+from arkg.agents.support import Support
 from arkg.llm.base import Usage
 from arkg.server.api import LimitsView
 
@@ -19,14 +20,20 @@ class AskReply(BaseModel):
     answer: Answer = Field(description="true / false / null for a yes/no question or a claim (null: not settled); text otherwise.")
     basis: Basis = Field(
         description=(
-            "What the answer rests on: KG facts that support it (kg), stated commonsense, both (kg+commonsense),"
-            " cited facts that do not lead to it (unsupported), neither, or no answer."
+            "What the answer rests on: KG facts that support it (kg), every edge of the asked relation read for a"
+            " False (kg (closed world)), stated commonsense, both (kg+commonsense), cited facts that do not make it"
+            " right (unsupported), neither, no answer, or a name the KG does not have (unknown entity)."
         )
     )
     explanation: str
     cited_triples: list[dict[str, Any]] = Field(description="The KG triples the answer cites: head, relation, tail, props.")
     commonsense: list[str] = Field(description="Commonsense rules the answer rests on (empty where none was stated).")
     stop_reason: str
+    support: Support | None = Field(
+        None,
+        description="Whether the cited facts support the answer, why not (one line each), what the KG lists for a"
+        " closed-world False, and the names the question gives that the KG does not have.",
+    )
     usage: Usage
     trace_id: str = Field(
         description="The run's id: its whole trace is the resource arkg://traces/{trace_id} while the server keeps it "
@@ -36,7 +43,7 @@ class AskReply(BaseModel):
     @classmethod
     def of(cls, result: dict[str, Any], trace_id: str) -> AskReply:
         """From a Result dumped as JSON (what a finished run holds)."""
-        return cls(**{name: result[name] for name in cls.model_fields if name != "trace_id"}, trace_id=trace_id)
+        return cls(**{name: result.get(name) for name in cls.model_fields if name != "trace_id"}, trace_id=trace_id)
 
 
 class KgStats(BaseModel):

@@ -37,6 +37,8 @@ from arkg.graph.model import Direction, KnowledgeGraph, Triple, triple_key
 
 Answer = bool | str | None
 # "Who", "whom", or "which/what" and a noun: a question that asks for a thing, not a value...
+# "What kind of license ...": the answer is a kind (a type of the KG), not one of its members.
+_KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kind|type|sort)s?\s+of\b", re.IGNORECASE)
 # Words between a relation and its object ("reports to Sarah", "part of the Trust").
 _LINKING = frozenset({"to", "by", "of", "in", "at", "on", "for", "from", "with", "under", "the", "a", "an"})
 # Words after "which"/"what" that never name a kind, whatever entities the KG has.
@@ -241,7 +243,11 @@ class _Check:
     def _wrong_kind(self, name: str) -> str | None:
         """"Which town ..." answered with an entity the KG says is something else; "which registrar ..."
         with one the KG does not link to `registrar`."""
-        if self.lookups is None or (asked := self._asked_kind()) is None:
+        if self.lookups is None:
+            return None
+        if _KIND_OF.search(self.question) and not self.lookups.is_type(name) and (types := self.lookups.types(name)):
+            return f"{name} is a {types[0]}, not a kind; the question asks what kind"
+        if (asked := self._asked_kind()) is None:
             return None
         kind, is_type = asked
         if not is_type:

@@ -40,10 +40,13 @@ class CitedGraph:
         self.names: dict[str, str] = {}  # folded -> as written
         self._folded: dict[str, str] = {}  # as written -> folded
         self.links: dict[str, set[str]] = {}
+        self.ends: set[str] = set()  # heads and tails (folded): what a prop value alone is not
         self.made_by: dict[tuple[str, str], int] = {}  # a link, either way -> the cited fact that first made it
         self.outputs = [c.output for c in computations if c.agrees]
+        self._searches: dict[tuple[str, ...], dict[str, tuple[int, str | None]]] = {}
         for index, triple in enumerate(cited):
             ends = [triple.head, triple.tail]
+            self.ends.update(fold(end) for end in ends)
             for value in triple.props.values():
                 for item in value if isinstance(value, list) else [value]:
                     self._link(ends, str(item), index)
@@ -101,7 +104,14 @@ class CitedGraph:
         return facts[::-1]
 
     def _search(self, starts: Iterable[str]) -> dict[str, tuple[int, str | None]]:
-        """Breadth-first: each name reachable from `starts`, its distance and the name it was reached from."""
+        """Breadth-first: each name reachable from `starts`, its distance and the name it was reached from
+        (the graph never changes: each search is made once)."""
+        key = tuple(starts)
+        if key not in self._searches:
+            self._searches[key] = self._breadth_first(key)
+        return self._searches[key]
+
+    def _breadth_first(self, starts: tuple[str, ...]) -> dict[str, tuple[int, str | None]]:
         found: dict[str, tuple[int, str | None]] = {start: (0, None) for start in starts if start in self.links}
         frontier = list(found)
         while frontier:
@@ -133,7 +143,8 @@ def question_entities(facts: CitedGraph, question: str, linked: Iterable[str], c
     """The cited names (folded) that are entities of the question: linked by the strategy, or written in it."""
     asked = [node for name in linked if (node := facts.node(name)) is not None]
     folded_question = fold(question)
-    asked += [node for node in facts.names if holds(folded_question, node)]
+    # A prop value the question happens to write ("contributors", a unit) is no entity of it.
+    asked += [node for node in facts.names if node in facts.ends and holds(folded_question, node)]
     asked += [node for c in computations for name in c.inputs if holds(folded_question, fold(name)) and (node := facts.node(name))]
     return list(dict.fromkeys(asked))
 

@@ -88,10 +88,22 @@ def extreme(values: Mapping[str, str], way: Direction) -> list[str]:
     return [name for name, key in keys.items() if key is not None and key[1] == best]
 
 
+_NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "hundred": 100, "thousand": 1000,
+}
+
+
 def threshold(question: str, names: Sequence[str]) -> str | None:
-    """A number or year the question writes itself ("over 500 beds", "before 2000"), outside its names."""
+    """A number or year the question writes itself ("over 500 beds", "before 2000", "more than ten"),
+    outside its names; None when it writes none or several."""
     text = question
     for name in names:
         text = text.replace(name, " ")
     found = re.findall(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?![\w.])", text)
+    if not found:
+        # A number in words right after a comparative ("more than ten"), where "one" is a number, not a pronoun.
+        found = [str(_NUMBER_WORDS[word]) for word in re.findall(r"\b(?:than|over|under|above|below|least|most)\s+([a-z]+)\b", text.lower()) if word in _NUMBER_WORDS]
     return found[0] if len(found) == 1 else None

@@ -16,8 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
-from arkg.agents.retrieval import RankerName, dense_installed, score_texts
+import numpy as np
+
+from arkg.agents.retrieval import dense_installed, wordllama_model
 from arkg.graph.matching import fold
 
 # Words that say nothing about which relation is asked.
@@ -38,11 +41,12 @@ _MARGIN = 0.34
 _DENSE_MARGIN = 0.12
 
 
-def relation_words(relation: str) -> list[str]:
+@lru_cache(maxsize=65536)
+def relation_words(relation: str) -> tuple[str, ...]:
     """The content words of a relation name: URIs cut to their last part, camelCase and snake_case split."""
     local = re.split(r"[/#]", relation.rstrip("/#"))[-1] if "://" in relation or relation.startswith("urn:") else relation
     local = local.split(":")[-1] if re.fullmatch(r"\w+:\w+", local) else local
-    return [word for word in _words(_CAMEL.sub(" ", local)) if word not in _FUNCTION_WORDS]
+    return tuple(word for word in _words(_CAMEL.sub(" ", local)) if word not in _FUNCTION_WORDS)
 
 
 def _words(text: str) -> list[str]:
@@ -77,10 +81,17 @@ class QuestionWords:
         self.words = [word for word in _words(text) if word not in _FUNCTION_WORDS]
         # Acronyms as the question writes them ("CTO", "HQ"), for relations written out in full.
         self.acronyms = {word.lower().rstrip("s") for word in re.findall(r"\b[A-Z]{2,5}s?\b", question)}
+        self._fits: dict[tuple[str, bool], float] = {}
 
     def fit(self, relation: str, with_names: bool = False) -> float:
         """The share of the relation's words that the question writes (1.0 also for its initials); with
         `with_names`, counting the words of the names it gives ("released under the Ferrow License")."""
+        key = (relation, with_names)
+        if key not in self._fits:
+            self._fits[key] = self._fit(relation, with_names)
+        return self._fits[key]
+
+    def _fit(self, relation: str, with_names: bool) -> float:
         words = relation_words(relation)
         if not words:
             return 0.0
@@ -110,7 +121,15 @@ def _dense_rival(question: str, relation: str, rivals: list[str]) -> str | None:
     """Where no relation shares a word with the question: one whose embedding is clearly nearer it."""
     if not dense_installed():
         return None
-    texts = [" ".join(relation_words(name)) or name for name in [relation, *rivals]]
-    scores = score_texts(texts, question, RankerName.DENSE)
+    asked = _embedding(question)
+    scores = [float(asked @ _embedding(" ".join(relation_words(name)) or name)) for name in [relation, *rivals]]
     best = max(range(1, len(scores)), key=scores.__getitem__)
     return rivals[best - 1] if scores[best] >= scores[0] + _DENSE_MARGIN else None
+
+
+@lru_cache(maxsize=8192)
+def _embedding(text: str) -> np.ndarray:
+    """The unit-length static embedding of a text (relation names recur from check to check: kept)."""
+    vector = np.asarray(wordllama_model().embed(text)[0], dtype=np.float32)
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm else vector
