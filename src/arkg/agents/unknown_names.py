@@ -27,6 +27,7 @@ from arkg.graph.model import KnowledgeGraph
 CLOSEST_SHOWN = 3
 _ACRONYM = re.compile(r"[A-Z0-9]{2,5}s?")
 _POSSESSIVE = re.compile(r"['’]s?$")
+_OPENING_WORDS = frozenset({"who", "what", "which", "where", "when", "how", "whose", "whom", "why"})
 
 
 class MissingName(BaseModel):
@@ -42,9 +43,12 @@ def missing_names(kg: KnowledgeGraph, question: str) -> list[MissingName]:
     """The names the question gives that match no entity of the KG, nor a close one; each with the
     KG's closest names."""
     known = [fold(name) for name in named_in_question(question, kg.has_entity)]
+    first_word = question.split()[0] if question.split() else ""
     missing = []
     for written in written_names(question):
         name = _POSSESSIVE.sub("", written).strip()
+        if written == first_word or name.lower() in _OPENING_WORDS:
+            continue  # one capitalised word opening the question ("People in ...", "Who's") names nothing for sure
         # Part of a name the KG has, or holding one ("CEO of Warsaw"): left to the strategy, which links it.
         if not name or _ACRONYM.fullmatch(name) or any(holds(entity, fold(name)) or holds(fold(name), entity) for entity in known):
             continue

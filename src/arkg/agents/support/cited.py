@@ -156,7 +156,7 @@ _OPENERS = {
     "false", "yes", "no", "according", "name", "list", "give", "i", "if", "at", "should", "suppose", "given",
     "assuming", "for", "to", "by", "from", "with", "after", "before", "during", "since", "as", "it", "there",
 }
-_CAPITALISED_RUN = re.compile(r"[A-ZÀ-Þ][\w'’.-]*(?:\s+(?:of|de|la|le|von|van|the|del|da|du)?\s*[A-ZÀ-Þ0-9][\w'’.-]*)*")
+_CAPITALISED_RUN = re.compile(r"[A-ZÀ-Þ][\w'’.\u0300-\u036f-]*(?:\s+(?:of|de|la|le|von|van|the|del|da|du)?\s*[A-ZÀ-Þ0-9][\w'’.\u0300-\u036f-]*)*")
 
 
 def written_names(question: str) -> list[str]:
