@@ -232,6 +232,73 @@ def test_a_bad_line_in_a_later_batch_leaves_nothing_behind(tmp_path: Path, monke
         assert store.load(path).read == 400
 
 
+def scratch_files(folder: Path) -> list[str]:
+    """Files a load leaves beside the store besides the store and the source."""
+    return sorted(path.name for path in folder.iterdir() if path.suffix not in (".db", ".jsonl"))
+
+
+def test_a_bulk_load_builds_the_folded_names_aside_and_leaves_no_scratch_file(
+    tmp_path: Path, source: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Into an empty store the folded-name table is built on a thread of its own, in a scratch file that
+    is copied in and deleted: the same rows and duplicates as a load that builds it in the store."""
+    monkeypatch.setattr(sqlite_store, "BATCH_SIZE", 100)
+    asides: list[Path] = []
+    aside = sqlite_store.FoldedNamesAside
+
+    def noted(path: Path, table: str) -> sqlite_store.FoldedNamesAside:
+        asides.append(path)
+        return aside(path, table)
+
+    monkeypatch.setattr(sqlite_store, "FoldedNamesAside", noted)
+    with SQLiteGraph(tmp_path / "bulk.db") as bulk:
+        report = bulk.load(source)
+        assert [path.parent for path in asides] == [tmp_path] and not asides[0].exists()
+        assert scratch_files(tmp_path) == []
+        assert [row[1] for row in bulk._conn.execute("PRAGMA database_list")] == ["main", "temp"]
+        expected = results(bulk)
+    with SQLiteGraph(tmp_path / "in-store.db") as in_store:  # a store that holds an edge: no bulk load
+        first = json.loads(source.read_text(encoding="utf-8").splitlines()[0])
+        in_store.add_triples([sqlite_store.Triple(first["head"], first["relation"], first["tail"], first.get("props", {}))])
+        other = in_store.load(source)
+        assert len(asides) == 1
+        assert results(in_store) == expected
+    folded = "SELECT e.name, f.folded FROM entity_folded f JOIN entities e ON e.id = f.id ORDER BY f.folded, e.name"
+    tables = [sqlite3.connect(tmp_path / name).execute(folded).fetchall() for name in ("bulk.db", "in-store.db")]
+    assert tables[0] == tables[1]
+    assert report is not None and other is not None and report.duplicate_names == other.duplicate_names
+
+
+def test_a_failure_aside_or_in_the_load_leaves_nothing_behind(tmp_path: Path, source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error of the folded names' thread (here a name its table refuses) is the load's: rolled back,
+    no thread and no scratch file left; so are a bad line and Ctrl-C while the thread works."""
+    monkeypatch.setattr(sqlite_store, "BATCH_SIZE", 50)
+    refusing = sqlite_store._ENTITY_FOLDED_TABLE.replace("id INTEGER NOT NULL", "id INTEGER NOT NULL CHECK (id < 150)")
+    threads = threading.active_count()
+    with SQLiteGraph(tmp_path / "kg.db") as store:
+        with monkeypatch.context() as patched:
+            patched.setattr(sqlite_store, "_ENTITY_FOLDED_TABLE", refusing)
+            with pytest.raises(LoadError, match="CHECK constraint failed"):
+                store.load(source)
+        assert store.stats().triples == 0 and threading.active_count() == threads and scratch_files(tmp_path) == []
+        lines = graph_lines(400)
+        lines[321] = "{}\n"
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text("".join(lines), encoding="utf-8")
+        with pytest.raises(LoadError, match="line 322"):
+            store.load(bad)
+
+        def interrupt(done: int) -> None:
+            if done >= 300:
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            store.load(source, progress=interrupt)
+        assert store.stats().triples == 0 and threading.active_count() == threads and scratch_files(tmp_path) == []
+        assert store.load(source).added == store.stats().triples > 0
+        assert store.load(source).added == 0  # idempotent
+
+
 NAME_CHARACTERS = st.characters(blacklist_categories=("Cs",))
 
 

@@ -81,8 +81,8 @@ def test_a_file_that_repeats_an_edge_stores_it_once(tmp_path: Path) -> None:
 def test_edges_repeated_across_batches_are_stored_once_and_counted_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A bulk load into an empty store drops the repeats after the load; a load into a store that holds
-    some of a batch's edges adds and counts only the others."""
+    """A bulk load into an empty store leaves out the repeats as they come (the edge key's index is kept
+    during the load); a load into a store that holds some of a batch's edges adds and counts only the others."""
     monkeypatch.setattr(sqlite_store, "BATCH_SIZE", 2)
     lines = [f'{{"head": "h{i % 3}", "relation": "r{i % 2}", "tail": "t{i % 5}"}}\n' for i in range(60)]
     with SQLiteGraph(tmp_path / "kg.db") as store:

@@ -37,9 +37,10 @@ import json
 import os
 import re
 import sqlite3
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from itertools import islice
@@ -52,7 +53,16 @@ from arkg.errors import ArkgError, EntityNotFound, LoadError
 from arkg.graph.loaders import Record, detect_format, read_records
 from arkg.graph.matching import fold, rank
 from arkg.graph.model import Direction, EntityCount, KGStats, Match, PropValue, RelationCount, Triple
-from arkg.graph.sqlite_writer import BatchMaker, BatchWriter, EdgeKeys, batches_of, encode_props, gc_paused, made_ahead
+from arkg.graph.sqlite_writer import (
+    BatchMaker,
+    BatchWriter,
+    EdgeKeys,
+    FoldedNamesAside,
+    batches_of,
+    encode_props,
+    gc_paused,
+    made_ahead,
+)
 
 APPLICATION_ID = 0x61726B67  # "arkg": marks a SQLite file as an arkg store
 SCHEMA_VERSION = 4
@@ -62,9 +72,10 @@ BATCH_SIZE = 20_000
 # the lock for about two minutes; a wait of a few seconds would fail loads that only had to queue.
 LOCK_TIMEOUT = 600.0
 _READ_BUSY_MS = 5_000  # a reader waits this long for a commit in progress (Python's default)
-_POLL_BUSY_MS = 200
-# Helper threads SQLite may sort with when it builds an index (a bulk load builds four).
-_SORT_THREADS = min(os.cpu_count() or 1, 4)  # a writer's wait for the lock, cut into steps so Ctrl-C and the timeout get through
+_POLL_BUSY_MS = 200  # a writer's wait for the lock, cut into steps so Ctrl-C and the timeout get through
+# Helper threads SQLite may sort with when it builds an index: only for a sort larger than the page
+# cache (a 1M-triple load sorts in memory, on the calling thread).
+_SORT_THREADS = min(os.cpu_count() or 1, 4)
 
 _ENTITY_SEARCH_TABLE = (
     "CREATE VIRTUAL TABLE entity_search USING fts5(name, tokenize = 'trigram', content = '', detail = 'none', columnsize = 0)"
@@ -101,14 +112,18 @@ CREATE TABLE meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
 {_ENTITY_FOLDED_TABLE};
 """
 
-# Dropped while bulk-loading into an empty store and rebuilt after: sorting once is much faster
-# than millions of random B-tree inserts.
 _LOOKUP_INDEXES = {
     "entities_name": "CREATE UNIQUE INDEX entities_name ON entities(name)",
     "edges_key": "CREATE UNIQUE INDEX edges_key ON edges(head, rel, tail, props)",
     "edges_in": "CREATE INDEX edges_in ON edges(tail, rel)",
     "entities_edges": "CREATE INDEX entities_edges ON entities(outgoing + incoming)",
 }
+# Dropped while bulk-loading into an empty store and built after: sorting the names once costs about
+# 1.0 s per 1M names, inserting them into the index one by one 1.7 s. The edge indexes stay: kept row
+# by row they cost about 1.1 s per 1M edges, as much as building them after the load (0.85 s) and
+# finding the edges a file repeats, which the edge key leaves out as they come.
+_BUILT_AFTER_BULK = ("entities_name", "entities_edges")
+_ASIDE = "arkg_folded_aside"  # the schema name of a FoldedNamesAside's file, attached to copy its table
 
 _ENTITY_ID = "(SELECT id FROM entities WHERE name = :entity)"
 _RELATION_ID = "(SELECT id FROM relations WHERE name = :relation)"
@@ -384,20 +399,22 @@ class SQLiteGraph:
         path = Path(path)
         format = format or detect_format(path)
         digest = _file_digest(path)
-        with self._writing_file(path):
+        # The scratch file of a bulk load's folded names is let go once the transaction has ended.
+        with ExitStack() as afterwards, self._writing_file(path):
             if skip_loaded and not replace and self._has_digest(digest):
                 return None
             if replace:
                 self._clear()
             before = self._newest_edge()
             indexed = None if defer_index else self._start_index()
-            count = self._bulk_insert(read_records(path, format), progress, index_names=not defer_index)
+            records = read_records(path, format)
+            count, folded_alike = self._bulk_insert(records, progress, index_names=not defer_index, afterwards=afterwards)
             self._conn.execute(
                 "INSERT INTO sources(path, digest, format, triples, loaded_at) VALUES (?, ?, ?, ?, ?)",
                 (str(path.resolve()), digest, format, count, datetime.now(UTC).isoformat(timespec="seconds")),
             )
             added = self._count_added(before)
-            duplicates = None if indexed is None else self._finish_index(indexed)
+            duplicates = None if indexed is None else self._finish_index(indexed, folded_alike)
             return LoadReport(read=count, added=added, duplicate_names=duplicates)
 
     def remove(self, path: str | Path, format: str | None = None, progress: Callable[[int], None] | None = None) -> int:
@@ -477,21 +494,29 @@ class SQLiteGraph:
             raise LoadError(path, None, f"holds {bad!r}, which is not text (a lone UTF-16 surrogate)") from None
 
     def _bulk_insert(
-        self, records: Iterable[Record], progress: Callable[[int], None] | None, index_names: bool = False
-    ) -> int:
-        """Insert inside the caller's transaction, keeping relation counts; returns the number of records.
+        self,
+        records: Iterable[Record],
+        progress: Callable[[int], None] | None,
+        index_names: bool = False,
+        afterwards: ExitStack | None = None,
+    ) -> tuple[int, list[str] | None]:
+        """Insert inside the caller's transaction, keeping relation counts; returns the number of records,
+        and the folded names that several new names have when they are known already.
 
         With `index_names` the new names go into the search index and temp.new_names as they come
         (see _start_index). Into an empty store the next batch is made while the last is written (see
         sqlite_writer); otherwise making a batch looks names up in the store, so the two take turns.
+        Into an empty store, given `afterwards` (which must outlive the transaction), the new names'
+        entity_folded rows are built aside (FoldedNamesAside) and copied in: temp.new_names stays empty.
         """
         bulk = self._scalar("SELECT NOT EXISTS (SELECT 1 FROM entities) AND NOT EXISTS (SELECT 1 FROM relations)")
         newest = self._newest_edge()
         if bulk:
-            for index in _LOOKUP_INDEXES:
+            for index in _BUILT_AFTER_BULK:
                 self._conn.execute(f"DROP INDEX {index}")
+        aside = afterwards.enter_context(self._folded_aside()) if bulk and index_names and afterwards else None
         maker = BatchMaker(self._conn, bulk, fold_names=index_names)
-        writer = BatchWriter(self._conn, bulk, index_names)
+        writer = BatchWriter(self._conn, index_names, aside)
         count = 0
         batches = batches_of(records, BATCH_SIZE)
         with gc_paused(), made_ahead(maker.make, batches) if bulk else nullcontext(map(maker.make, batches)) as made:
@@ -500,11 +525,10 @@ class SQLiteGraph:
                 count += batch.records
                 if progress is not None:
                     progress(count)
-        if bulk:  # the edge key after the repeats are dropped (found through edges_in), the counts' index last
-            for index in ("entities_name", "edges_in"):
-                self._conn.execute(_LOOKUP_INDEXES[index])
-            writer.drop_repeats(maker.maybe_repeats())
-            self._conn.execute(_LOOKUP_INDEXES["edges_key"])
+        if aside is not None:
+            aside.finish()
+        if bulk:  # the counts' index after the counts
+            self._conn.execute(_LOOKUP_INDEXES["entities_name"])
             for statement in _COUNT_ALL_SQL:
                 self._conn.execute(statement)
             self._conn.execute(_LOOKUP_INDEXES["entities_edges"])
@@ -512,7 +536,30 @@ class SQLiteGraph:
             ends = "SELECT head FROM edges WHERE id > :newest UNION SELECT tail FROM edges WHERE id > :newest"
             self._conn.execute(_RECOUNT_SQL.format(ids=ends), {"newest": newest})
         writer.count_relations()
-        return count
+        if aside is None:
+            return count, None
+        folded_alike = aside.folded_alike()
+        self._conn.execute(f"ATTACH ? AS {_ASIDE}", (str(aside.path),))
+        self._conn.execute(f"INSERT INTO main.entity_folded SELECT * FROM {_ASIDE}.entity_folded")
+        return count, folded_alike
+
+    @contextmanager
+    def _folded_aside(self) -> Iterator[FoldedNamesAside]:
+        """A FoldedNamesAside in a scratch file next to the store (or in the temp folder for a store in
+        memory), detached and deleted when the block ends (after the transaction that read it)."""
+        folder = None if self.path == ":memory:" else Path(self.path).resolve().parent
+        handle, name = tempfile.mkstemp(prefix=".arkg-folded-", suffix=".tmp", dir=folder)
+        os.close(handle)
+        try:
+            aside = FoldedNamesAside(Path(name), _ENTITY_FOLDED_TABLE)
+            try:
+                yield aside
+            finally:
+                aside.close()
+                if any(row[1] == _ASIDE for row in self._conn.execute("PRAGMA database_list")):
+                    self._conn.execute(f"DETACH {_ASIDE}")
+        finally:
+            os.unlink(name)
 
     def _newest_edge(self) -> int:
         return self._scalar("SELECT coalesce(max(id), 0) FROM edges")
@@ -759,21 +806,23 @@ class SQLiteGraph:
         conn.execute("INSERT INTO entity_search(rowid, name) SELECT id, folded FROM temp.new_names")
         return indexed
 
-    def _finish_index(self, indexed: int) -> NameDuplicates:
-        """Put temp.new_names into entity_folded, and find the likely duplicates among them."""
+    def _finish_index(self, indexed: int, folded_alike: list[str] | None = None) -> NameDuplicates:
+        """Put temp.new_names into entity_folded, and find the likely duplicates among them (given as
+        `folded_alike` when a bulk load built entity_folded aside)."""
         conn = self._conn
         newest = self._newest_entity()
         duplicates = NameDuplicates(0, [])
         if newest > indexed:
             conn.execute("INSERT INTO entity_folded(folded, id) SELECT folded, id FROM temp.new_names ORDER BY folded")
-            if indexed == 0:  # every name is new: one pass over the folded names, in order
-                sql = "SELECT folded FROM entity_folded GROUP BY folded HAVING count(*) > 1"
-            else:  # one index probe per new name
-                sql = (
-                    "SELECT DISTINCT n.folded FROM temp.new_names n WHERE EXISTS"
-                    " (SELECT 1 FROM entity_folded o WHERE o.folded = n.folded AND o.id != n.id)"
-                )
-            folded_alike = [folded for (folded,) in conn.execute(sql)]
+            if folded_alike is None:
+                if indexed == 0:  # every name is new: one pass over the folded names, in order
+                    sql = "SELECT folded FROM entity_folded GROUP BY folded HAVING count(*) > 1"
+                else:  # one index probe per new name
+                    sql = (
+                        "SELECT DISTINCT n.folded FROM temp.new_names n WHERE EXISTS"
+                        " (SELECT 1 FROM entity_folded o WHERE o.folded = n.folded AND o.id != n.id)"
+                    )
+                folded_alike = [folded for (folded,) in conn.execute(sql)]
             examples = [
                 sorted((name for (name,) in conn.execute(_NAMES_FOLDED_AS, (folded,))), key=_tidiest_first)
                 for folded in folded_alike[:_DUPLICATE_EXAMPLES]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gc
 import json
-from array import array
 import queue
 import sqlite3
 import sys
@@ -27,6 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import chain, filterfalse, islice
 from operator import itemgetter
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -42,6 +42,7 @@ _EDGE_COLUMNS = (
     " json_extract(value, '$[3]') FROM json_each(?)"
 )
 _as_json = msgspec.json.Encoder().encode
+_DONE, _STOP = object(), object()  # what a helper thread's queue ends with: all was given, or the load failed
 
 # Canonical JSON (sorted keys): the same props in any order are the same text, so the same edge.
 _encode_props_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
@@ -74,18 +75,14 @@ class Batch:
 class BatchMaker:
     """Interns names and encodes edges, batch by batch (the Python half of a load).
 
-    With `bulk` (an empty store, whose caller builds the name and edge indexes after the load),
-    nothing is looked up in the store, so a helper thread may make batches while the writer writes:
-    edges are appended as they come, and those whose hash an earlier edge had, which may repeat it,
-    are listed by `maybe_repeats` for BatchWriter.drop_repeats to check once the indexes exist.
+    With `bulk` (an empty store, whose caller builds the name indexes after the load), nothing is
+    looked up in the store, so a helper thread may make batches while the writer writes.
     """
 
     def __init__(self, conn: sqlite3.Connection, bulk: bool, fold_names: bool) -> None:
         self._entities = Interner(conn, "entities", look_up_existing=not bulk)
         self._relations = Interner(conn, "relations", look_up_existing=not bulk)
         self._fold_names = fold_names
-        self._hashes: array[int] | None = array("q") if bulk else None  # each edge's hash, in order
-        self._first_edge = conn.execute("SELECT coalesce(max(id), 0) FROM edges").fetchone()[0] + 1
 
     def make(self, records: list[Record]) -> Batch:
         first_entity, entities = self._entities.intern(chain(map(_HEAD, records), map(_TAIL, records)))
@@ -94,8 +91,6 @@ class BatchMaker:
         relation_ids = list(map(relation, map(_RELATION, records)))
         props = [encode_props(given) if given else "" for given in map(_PROPS, records)]
         edges = list(zip(map(entity, map(_HEAD, records)), relation_ids, map(entity, map(_TAIL, records)), props))
-        if self._hashes is not None:
-            self._hashes.extend(map(hash, edges))
         edges_json = _as_json(edges).decode()
         return Batch(
             len(records),
@@ -109,30 +104,16 @@ class BatchMaker:
             fold_all(entities) if self._fold_names else None,
         )
 
-    def maybe_repeats(self) -> list[int]:
-        """The ids of the edges whose hash an earlier edge had (rarely any: a file that repeats an edge).
-
-        One set of all the hashes at the end costs a sixth of a set grown batch by batch."""
-        hashes = self._hashes
-        if hashes is None or len(set(hashes)) == len(hashes):
-            return []
-        seen: set[int] = set()
-        found = []
-        for edge_id, value in enumerate(hashes, self._first_edge):
-            if value in seen:
-                found.append(edge_id)
-            seen.add(value)
-        return found
-
 
 class BatchWriter:
     """Writes batches' rows (the SQLite half of a load), counting the edges added per relation, and
-    with `index_names` the new names into the search index and temp.new_names (see SQLiteGraph)."""
+    with `index_names` the new names into the search index and into temp.new_names (see SQLiteGraph),
+    or into `aside`'s table when given."""
 
-    def __init__(self, conn: sqlite3.Connection, bulk: bool, index_names: bool) -> None:
+    def __init__(self, conn: sqlite3.Connection, index_names: bool, aside: FoldedNamesAside | None = None) -> None:
         self._conn = conn
-        self._bulk = bulk
         self._index_names = index_names
+        self._aside = aside
         self._newest = conn.execute("SELECT coalesce(max(id), 0) FROM edges").fetchone()[0]
         self._added: Counter[int] = Counter()  # relation id -> edges added
 
@@ -140,12 +121,12 @@ class BatchWriter:
         conn = self._conn
         insert_names(conn, "entities", batch.first_entity, batch.entities)
         insert_names(conn, "relations", batch.first_relation, batch.relations)
-        verb = "INSERT" if self._bulk else "INSERT OR IGNORE"
+        # The edge key's unique index leaves out an edge the store, or an earlier line, already has.
         if batch.edges:  # text holding U+0000
-            sql = f"{verb} INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)"
+            sql = "INSERT OR IGNORE INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)"
             added = conn.executemany(sql, batch.edges).rowcount
         else:
-            added = conn.execute(f"{verb} INTO edges(head, rel, tail, props) {_EDGE_COLUMNS}", (batch.edges_json,)).rowcount
+            added = conn.execute(f"INSERT OR IGNORE INTO edges(head, rel, tail, props) {_EDGE_COLUMNS}", (batch.edges_json,)).rowcount
         if added == len(batch.relation_ids):
             self._added.update(batch.relation_ids)
         elif added:  # the store held some of them: count the rows this batch added (new ids are above the newest)
@@ -153,19 +134,11 @@ class BatchWriter:
             self._added.update(dict(rows))
         self._newest += added
         if self._index_names and batch.folded:
-            index_folded(conn, batch.first_entity, batch.folded)
-
-    def drop_repeats(self, maybe_repeats: list[int]) -> None:
-        """Delete the noted edges that repeat an earlier one (a bulk load, once the edges_in index exists)."""
-        if not maybe_repeats:
-            return
-        gone = self._conn.execute(
-            "DELETE FROM edges WHERE id IN (SELECT value FROM json_each(?)) AND EXISTS (SELECT 1 FROM edges AS earlier"
-            " WHERE earlier.tail = edges.tail AND earlier.rel = edges.rel AND earlier.head = edges.head"
-            " AND earlier.props = edges.props AND earlier.id < edges.id) RETURNING rel",
-            (json.dumps(maybe_repeats),),
-        )
-        self._added.subtract(rel for (rel,) in gone.fetchall())
+            if self._aside is None:
+                index_folded(conn, batch.first_entity, batch.folded)
+            else:
+                self._aside.add(batch.first_entity, batch.folded)
+                insert_rows(conn, "entity_search(rowid, name)", batch.first_entity, batch.folded)
 
     def count_relations(self) -> None:
         """Add the edges written to the relations' edge counts."""
@@ -176,25 +149,90 @@ class BatchWriter:
 
 
 def insert_names(conn: sqlite3.Connection, table: str, first: int, names: list[str]) -> None:
-    """Insert the names with ids from `first` on: one statement over a JSON array (twice as fast as a
-    statement per name, and it runs without the GIL), but row by row for a batch with U+0000."""
-    if not names:
-        return
-    listed = _as_json(names).decode()
+    """Insert the names with ids from `first` on."""
+    if names:
+        insert_rows(conn, f"{table}(id, name)", first, names)
+
+
+def insert_rows(conn: sqlite3.Connection, into: str, first: int, texts: list[str]) -> None:
+    """Insert rows (id, text), ids from `first` on, into `into` (a table and its two columns): one
+    statement over a JSON array (twice as fast as a statement per row, and it runs without the GIL),
+    but row by row for texts with U+0000."""
+    listed = _as_json(texts).decode()
     if _JSON_NUL in listed:
-        conn.executemany(f"INSERT INTO {table}(id, name) VALUES (?, ?)", enumerate(names, first))
+        conn.executemany(f"INSERT INTO {into} VALUES (?, ?)", enumerate(texts, first))
     else:
-        conn.execute(f"INSERT INTO {table}(id, name) SELECT ? + key, value FROM json_each(?)", (first, listed))
+        conn.execute(f"INSERT INTO {into} SELECT ? + key, value FROM json_each(?)", (first, listed))
 
 
 def index_folded(conn: sqlite3.Connection, first: int, folded: list[str]) -> None:
     """Put folded names (ids from `first` on) into temp.new_names and the search index."""
-    listed = _as_json(folded).decode()
-    if _JSON_NUL in listed:
-        conn.executemany("INSERT INTO temp.new_names(id, folded) VALUES (?, ?)", enumerate(folded, first))
-    else:
-        conn.execute("INSERT INTO temp.new_names(id, folded) SELECT ? + key, value FROM json_each(?)", (first, listed))
+    insert_rows(conn, "temp.new_names(id, folded)", first, folded)
     conn.execute("INSERT INTO entity_search(rowid, name) SELECT id, folded FROM temp.new_names WHERE id >= ?", (first,))
+
+
+class FoldedNamesAside:
+    """The folded-name table of a bulk load into an empty store, built on a thread and a connection of
+    its own, in a scratch database file.
+
+    Sorting a million folded names into entity_folded takes a core about 1.3 s, which the store's
+    connection would spend after the last batch, while the core that made the batches idles. Here
+    the names are staged as the batches are written, and sorted into the scratch file's entity_folded
+    once the last is (`finish`), while the store's connection builds its indexes; the store then
+    copies the ordered table in, which SQLite does by moving the records as they are (its transfer
+    optimization). The scratch file is throwaway: written without journal or syncs.
+    """
+
+    def __init__(self, path: Path, table: str) -> None:
+        self.path = path
+        self._conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self._conn.executescript(
+            "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -131072; PRAGMA temp_store = MEMORY;"
+        )
+        self._conn.execute(table)
+        self._conn.execute("CREATE TABLE staged (id INTEGER PRIMARY KEY, folded TEXT NOT NULL)")
+        self._conn.execute("BEGIN")
+        self._work: queue.Queue[Any] = queue.Queue()
+        self._outcome: list[str] | BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="arkg-load-folded", daemon=True)
+        self._thread.start()
+
+    def add(self, first: int, folded: list[str]) -> None:
+        """Stage folded names, ids from `first` on."""
+        if isinstance(self._outcome, BaseException):  # e.g. the disk is full: the load stops now, not at the end
+            raise self._outcome
+        self._work.put((first, folded))
+
+    def finish(self) -> None:
+        """No more names: build the table."""
+        self._work.put(_DONE)
+
+    def folded_alike(self) -> list[str]:
+        """Wait for the table (after `finish`); returns the folded names that more than one name has, in order."""
+        self._thread.join()
+        if isinstance(self._outcome, BaseException):
+            raise self._outcome
+        return self._outcome or []
+
+    def close(self) -> None:
+        """Stop (the staged names are dropped when the load failed) and close the connection."""
+        self._work.put(_STOP)
+        self._thread.join()
+        self._conn.close()
+
+    def _run(self) -> None:
+        conn = self._conn
+        try:
+            while (item := self._work.get()) is not _DONE:
+                if item is _STOP:
+                    return
+                insert_rows(conn, "staged(id, folded)", *item)
+            conn.execute("INSERT INTO entity_folded(folded, id) SELECT folded, id FROM staged ORDER BY folded")
+            sql = "SELECT folded FROM entity_folded GROUP BY folded HAVING count(*) > 1"
+            self._outcome = [folded for (folded,) in conn.execute(sql)]
+            conn.execute("COMMIT")
+        except BaseException as error:  # raised by finish, in the thread that loads
+            self._outcome = error
 
 
 class EdgeKeys:
@@ -282,7 +320,6 @@ def batches_of(records: Iterable[Record], size: int) -> Iterator[list[Record]]:
         yield batch
 
 
-_DONE = object()
 _SWITCH_INTERVAL = 0.0005  # s; see made_ahead
 
 
