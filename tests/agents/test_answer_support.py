@@ -119,7 +119,8 @@ def test_kg_agent_no_from_a_name_test_that_no_cited_fact_links_is_unsupported(cu
     assert (judge.operation, judge.inputs, judge.output, judge.membership, judge.agrees) == (
         "judge contains", ["Paris", "France"], "False", True, True
     )
-    assert result.basis == "unsupported" and result.support.reasons == ["no cited fact links Paris to France"]
+    # The KG says where Paris is; the run never read it.
+    assert result.basis == "unsupported" and result.support.reasons == ["the KG links Paris to France by `country`, which was not read"]
 
 
 def test_kg_agent_following_the_link_supports_the_yes(curie_kg):

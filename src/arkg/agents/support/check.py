@@ -150,8 +150,27 @@ class _Check:
             elif (wrong := self._wrong_kind(name) or self._value_for_thing(name)) is not None:
                 reasons.append(wrong)
         if not reasons:
-            reasons += self._skipped_relations(self._on_chains(ends))
+            reasons += self._left_out(ends) or self._skipped_relations(self._on_chains(ends))
         return reasons
+
+    def _left_out(self, ends: list[str]) -> list[str]:
+        """Names the answer leaves out that its own last hop's cited facts give ("which staff were born in
+        Wrenford" answered with one of the two the citations name)."""
+        given = set(ends)
+        left: list[str] = []
+        for end in ends:
+            chain = self.facts.chain(self.asked, end)
+            if not chain:
+                continue
+            last = self.cited[chain[-1]]
+            outgoing = fold(last.tail) == end
+            start = fold(last.head if outgoing else last.tail)
+            for fact in self.cited:
+                near, far = (fold(fact.head), fold(fact.tail)) if outgoing else (fold(fact.tail), fold(fact.head))
+                if fact.relation == last.relation and near == start and far not in given and far not in self.asked:
+                    left.append(self._shown(far))
+        left = list(dict.fromkeys(left))
+        return [f"the cited facts also give {', '.join(left)}"] if left else []
 
     def _wrong_role(self, name: str, chain: list[Triple]) -> str | None:
         """The answer at the wrong end: where the question writes "reports to Sarah", the chain must hold
@@ -175,7 +194,7 @@ class _Check:
         assert self.lookups is not None
         name = self._shown(node)
         before = fold(self.question).split(node)[0].split() if node in fold(self.question) else []
-        while before and before[-1] in _LINKING:
+        while before and (before[-1] in _LINKING or before[-1].endswith("ly")):  # "report directly to"
             before.pop()
         if not before:
             return None
@@ -201,7 +220,8 @@ class _Check:
         if values is None:
             return ["no cited value of one relation for every entity the question compares"]
         relation, by_entity = values
-        missing = [self.facts.names[node] for node in self.asked if node not in by_entity and self._compared_in_question(node)]
+        compared = [node for node in dict.fromkeys([*self.asked, *self._targets()]) if as_number(node) is None and not self._is_kind(node)]
+        missing = [self._shown(node) for node in compared if node not in by_entity and self._compared_in_question(node)]
         if missing:
             return [f"no cited `{relation}` of {', '.join(missing)} to compare"]
         expected = compare.extreme({self.facts.names[node]: value for node, value in by_entity.items()}, way)
@@ -237,6 +257,13 @@ class _Check:
             near, far = (head, tail) if distance[head] < distance[tail] else (tail, head)
             if self._rival(triple.relation, self.facts.names[near]) is None:
                 ends.setdefault((triple.relation, distance[near]), set()).add(far)
+        if self.lookups is not None:
+            # "How many people report to Idris": edges of that relation arriving at Idris, nothing else.
+            objects = {(relation, node) for node in self.asked if (relation := self._object_of(node)) is not None}
+            if objects:
+                arriving = {(t.relation, fold(t.tail)) for t in self.cited}
+                counted = {fold(t.head) for t in self.cited if (t.relation, fold(t.tail)) in objects}
+                return bool(objects & arriving) and len(counted) == number
         deepest = max((depth for _, depth in ends), default=-1)
         return any(len(found) == number and depth == deepest for (_, depth), found in ends.items())
 
@@ -296,6 +323,14 @@ class _Check:
             if verdict != answer:
                 reasons.append(f"the cited values say {verdict}: {shown}")
             return Support(supported=not reasons, reasons=reasons)
+        if self._asks_comparison():
+            return Support(supported=False, reasons=[*reasons, "the cited facts give no values of one relation to compare"])
+        if (computed := self._computed_verdict()) is not None:
+            if computed != answer:
+                reasons.append(f"the recorded comparison gives {computed}")
+            else:
+                reasons += self._skipped_relations(self.facts.reached(self.asked))
+            return Support(supported=not reasons, reasons=reasons)
         targets = self._targets()
         if answer:
             reasons += self._true(targets)
@@ -303,6 +338,39 @@ class _Check:
         if reasons:
             return Support(supported=False, reasons=reasons)
         return self._false(targets)
+
+    def _is_kind(self, node: str) -> bool:
+        """Whether the name is a kind of the KG ("office" in "which office has more desks"), not one compared."""
+        return self.lookups is not None and self.lookups.is_type(self._shown(node))
+
+    def _asks_comparison(self) -> bool:
+        """Whether the question compares values: a comparative word, and two entities or a number of its own."""
+        if compare.direction(self.question) is None:
+            return False
+        entities = [node for node in dict.fromkeys([*self.asked, *self._targets()]) if as_number(node) is None and not self._is_kind(node)]
+        return len(entities) >= 2 or compare.threshold(self.question, [self._shown(node) for node in entities]) is not None
+
+    def _computed_verdict(self) -> bool | None:
+        """The verdict of a recorded comparison that re-runs to the same output and whose operands the
+        citations give: a count of cited facts reached from the question, a number the question writes, or
+        a cited value reached from it ("Did Pierre Curie have two children?": count 2, judge 2 = 2)."""
+        reached = self.facts.reached(self.asked)
+        counts = {
+            c.output for c in self.computations
+            if c.agrees and c.operation == "count" and c.inputs and all(self.facts.node(name) in reached for name in c.inputs)
+        }  # fmt: skip
+        written = {compare.threshold(self.question, [self._shown(node) for node in self.asked])}
+        for computation in self.computations:
+            verdict = computation.output.strip().lower()
+            if not computation.agrees or computation.membership or verdict not in ("true", "false"):
+                continue
+            if all(
+                operand in counts or (as_number(operand) is not None and any(as_number(operand) == as_number(w) for w in written if w))
+                or self.facts.node(operand) in reached
+                for operand in computation.inputs
+            ):
+                return verdict == "true"
+        return None
 
     def _compared(self) -> tuple[bool, str] | None:
         """A comparison the question asks, re-done from the cited values: (verdict, the values), or None

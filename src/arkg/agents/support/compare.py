@@ -20,17 +20,23 @@ from arkg.graph.literals import as_date, as_number
 Direction = Literal["less", "greater"]
 
 _LESS = ("before", "earlier", "earliest", "first", "sooner", "fewer", "fewest", "less", "least", "lower", "lowest",
-         "smaller", "smallest", "shorter", "shortest", "under", "below", "cheaper", "cheapest", "prior")
+         "smaller", "smallest", "shorter", "shortest", "cheaper", "cheapest", "prior")
 _GREATER = ("after", "later", "latest", "last", "more", "most", "higher", "highest", "larger", "largest", "bigger",
-            "biggest", "greater", "greatest", "longer", "longest", "over", "above", "exceed", "exceeds", "newer",
-            "newest", "recent", "taller", "tallest")
+            "biggest", "greater", "greatest", "longer", "longest", "exceed", "exceeds", "newer", "newest", "recent",
+            "taller", "tallest")
+# Compare only before a number ("over 500 beds"); elsewhere they place ("released under a license").
+_BEFORE_A_NUMBER = {"over": "greater", "above": "greater", "under": "less", "below": "less"}
 _AGE = {"older": "greater", "oldest": "greater", "younger": "less", "youngest": "less"}
 _WORD = re.compile(r"[a-z]+")
 
 
 def direction(question: str, dated: bool = False) -> Direction | None:
     """Which way the question compares (the first comparative word it writes), or None."""
-    for word in _WORD.findall(question.lower()):
+    words = _WORD.findall(question.lower())
+    numbered = re.findall(r"\b(over|above|under|below)\s+(?:\d|(?:" + "|".join(_NUMBER_WORDS) + r")\b)", question.lower())
+    for word in words:
+        if word in numbered:
+            return _BEFORE_A_NUMBER[word]  # type: ignore[return-value]
         if word in _AGE:
             age: Direction = _AGE[word]  # type: ignore[assignment]
             # An older thing has the earlier date, or the larger age.
