@@ -20,6 +20,7 @@ from arkg.cli.eval_progress import progress_bar
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
 from arkg.paths import check_writable_file
 from arkg.tune import Phase, Precision, StepProgress, TuneError, TuneOptions, TuneResult
+from arkg.tune.options import CPU_LAYERS
 
 stderr = Console(stderr=True)
 console = Console()
@@ -37,11 +38,11 @@ def tune(
         Path | None,
         typer.Option(
             "--from-adapter",
-            help="Tune this adapter further (GGUF, as arkg tune exports; e.g. the shipped one) instead of a fresh one; same --rank and --layers.",
+            help="Tune this adapter further (GGUF, as arkg tune exports; e.g. the shipped one) instead of a fresh one, at its rank; it must adapt the blocks --layers trains.",
         ),
     ] = None,
     rank: Annotated[int, typer.Option(min=1, max=MAX_INT, help="LoRA rank.")] = _DEFAULTS.rank,
-    layers: Annotated[int | None, typer.Option(min=1, max=MAX_INT, help="Adapt only the last N transformer blocks (default: all).")] = None,
+    layers: Annotated[int | None, typer.Option(min=1, max=MAX_INT, help=f"Train only the last N transformer blocks (default: all on a GPU, the last {CPU_LAYERS} on a CPU); with --from-adapter the blocks below keep its weights.")] = None,
     alpha: Annotated[float, typer.Option(min=0.0, help="LoRA alpha (updates scale by alpha / rank).")] = _DEFAULTS.alpha,
     learning_rate: Annotated[float, typer.Option("--lr", help="Peak learning rate (cosine schedule), above 0 and at most 1.")] = _DEFAULTS.learning_rate,
     epochs: Annotated[float, typer.Option(min=0.0, help="Passes over the data.")] = _DEFAULTS.epochs,

@@ -88,6 +88,11 @@ def read_adapter(peft_model: Any, path: str | Path, *, alpha: float) -> None:
         raise ModelError(f"{path}: adapts layers this run does not ({', '.join(extra[:3])}{', …' if len(extra) > 3 else ''})")
 
 
+def adapted_blocks(path: str | Path) -> set[int]:
+    """The transformer blocks an adapter file has LoRA tensors for (llama.cpp names them blk.N.*)."""
+    return {int(name.split(".")[1]) for name in read_lora_file(Path(path)).tensors if name.startswith("blk.")}
+
+
 @dataclass(frozen=True)
 class LoraFile:
     """An adapter file's contents: alpha (None when the file names none) and its tensors as float32

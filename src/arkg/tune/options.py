@@ -11,6 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field
 MAX_LEARNING_RATE = 1.0
 # Every linear layer of a llama block (attention and MLP); the embeddings and the tied head stay frozen.
 LLAMA_LINEAR_LAYERS = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+# The blocks a CPU run trains by default: on 2 cores the last 12 of SmolLM2-135M's 30 train about twice
+# as many tokens a second as all 30, at a held-out loss measured in docs/tuning-log.md (bench/tune_speed.py).
+CPU_LAYERS = 12
 
 
 class Precision(str, Enum):
@@ -32,9 +35,10 @@ class TuneOptions(BaseModel):
     alpha: float = Field(16.0, gt=0, description="LoRA alpha: the update is scaled by alpha / r")
     dropout: float = Field(0.05, ge=0, lt=1)
     target_modules: tuple[str, ...] = LLAMA_LINEAR_LAYERS
-    # Adapting only the upper blocks spares the backward pass through the lower ones: on CPU the last
-    # 12 of SmolLM2-135M's 30 blocks train about 1.7x faster per token than all 30.
-    layers: int | None = Field(None, ge=1, description="adapt only the last N transformer blocks (None: all)")
+    # Training only the upper blocks spares the backward pass through the lower ones (see device_defaults).
+    layers: int | None = Field(
+        None, ge=1, description="train only the last N transformer blocks (None: the device's default, see device_defaults)"
+    )
     learning_rate: float = Field(4e-4, gt=0, le=MAX_LEARNING_RATE)
     warmup_steps: int = Field(10, ge=0)
     epochs: float = Field(1.0, gt=0)
@@ -48,3 +52,11 @@ class TuneOptions(BaseModel):
     save_every: int = Field(10, ge=1, description="optimizer steps between checkpoints")
     precision: Precision = Precision.AUTO
     seed: int = 0
+
+
+def device_defaults(options: TuneOptions, cuda: bool) -> TuneOptions:
+    """`options` with what the device decides filled in: `layers` None trains every block on a GPU, and
+    the last CPU_LAYERS on a CPU, where the backward pass through the lower blocks is most of a step."""
+    if options.layers is None and not cuda:
+        return options.model_copy(update={"layers": CPU_LAYERS})
+    return options

@@ -28,7 +28,7 @@ from arkg.paths import write_atomically
 from arkg.tune.adapter_file import read_sidecar
 from arkg.tune.data import encode, read_pairs, sample_pairs
 from arkg.tune.deps import require_train_extra
-from arkg.tune.options import TuneOptions
+from arkg.tune.options import TuneOptions, device_defaults
 from arkg.tune.train import StepProgress, TuneError, examples_drawn, micro_batch, train_adapter
 
 ADAPTER_FILE = "adapter.gguf"
@@ -97,6 +97,7 @@ def tune(
     from arkg.tune.adapter_file import export_adapter
 
     data, out = Path(data), Path(out)
+    options = device_defaults(options, torch.cuda.is_available())
     micro = micro_batch(options, micro_batch_size)
     base_path = Path(base_model).expanduser() if base_model is not None else bundled_model_path()
     start_adapter = Path(from_adapter).expanduser() if from_adapter is not None else None
