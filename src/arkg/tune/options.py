@@ -54,9 +54,10 @@ class TuneOptions(BaseModel):
     seed: int = 0
 
 
-def device_defaults(options: TuneOptions, cuda: bool) -> TuneOptions:
+def device_defaults(options: TuneOptions, cuda: bool, blocks: int) -> TuneOptions:
     """`options` with what the device decides filled in: `layers` None trains every block on a GPU, and
-    the last CPU_LAYERS on a CPU, where the backward pass through the lower blocks is most of a step."""
+    the last CPU_LAYERS (of a model's `blocks`) on a CPU, where the backward pass through the lower
+    blocks is most of a step."""
     if options.layers is None and not cuda:
-        return options.model_copy(update={"layers": CPU_LAYERS})
+        return options.model_copy(update={"layers": min(CPU_LAYERS, blocks)})
     return options

@@ -97,7 +97,6 @@ def tune(
     from arkg.tune.adapter_file import export_adapter
 
     data, out = Path(data), Path(out)
-    options = device_defaults(options, torch.cuda.is_available())
     micro = micro_batch(options, micro_batch_size)
     base_path = Path(base_model).expanduser() if base_model is not None else bundled_model_path()
     start_adapter = Path(from_adapter).expanduser() if from_adapter is not None else None
@@ -105,6 +104,13 @@ def tune(
         raise TuneError(f"Adapter to start from not found: {start_adapter}")
     on_phase(Phase("reading", str(data)))
     pairs = read_pairs(data)
+    if threads is not None:
+        # On shared cores one thread per core contends with the other work: fewer can be much faster.
+        torch.set_num_threads(threads)
+    on_phase(Phase("loading", base_path.name))
+    base = load_base(base_path)
+    # Before the run's identity is recorded: a run resumes with the blocks it started with.
+    options = device_defaults(options, torch.cuda.is_available(), base.model.config.num_hidden_layers)
     identity = {
         "data_sha256": file_sha256(data),
         "base_model_sha256": file_sha256(base_path) if base_path.is_file() else None,
@@ -121,11 +127,6 @@ def tune(
         }
     _claim_folder(out, identity, restart)
 
-    if threads is not None:
-        # On shared cores one thread per core contends with the other work: fewer can be much faster.
-        torch.set_num_threads(threads)
-    on_phase(Phase("loading", base_path.name))
-    base = load_base(base_path)
     chosen = sample_pairs(pairs, options.max_examples, options.seed)
     on_phase(Phase("encoding", f"{len(chosen):,} of {len(pairs):,} pairs"))
     encoded = [encode(pair, base.tokenizer, options.decision_weight) for pair in chosen]
