@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import subprocess
 import sys
@@ -108,6 +109,13 @@ def test_names_with_any_character_are_stored_as_written(tmp_path: Path) -> None:
         store.add_triples([Triple("plain", "r", "quote\" and \\ back"), Triple("also plain", "r", "é😀")])
         assert [t.head for t in edges(store)] == [*names, "plain", "also plain"]
         assert all(store.has_entity(name) for name in names) and store.stats().entities == len(names) + 2
+    lines = "".join(json.dumps({"head": name, "relation": "r", "tail": name.upper()}) + "\n" for name in names)
+    with SQLiteGraph(tmp_path / "loaded.db") as loaded:  # a bulk load: the folded names built aside too
+        loaded.load(write(tmp_path / "names.jsonl", lines))
+        assert [t.head for t in edges(loaded)] == names
+        folded = dict(loaded._conn.execute("SELECT e.name, f.folded FROM entity_folded f JOIN entities e ON e.id = f.id"))
+        assert folded == {name: fold(name) for name in [*names, *map(str.upper, names)]}
+        assert loaded.search_entities("nul\x00inside", 1)[0].name == "nul\x00inside"
 
 
 def test_the_edge_key_is_in_the_schema_so_any_writer_is_refused_a_copy(tmp_path: Path) -> None:
