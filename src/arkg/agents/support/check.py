@@ -29,7 +29,7 @@ from pydantic import BaseModel
 
 from arkg.agents.candidates import named_in_question
 from arkg.agents.support import compare
-from arkg.agents.support.cited import CitedGraph, Computation, holds, question_entities, written_names
+from arkg.agents.support.cited import CitedGraph, Computation, holds, only_inside, question_entities, written_names
 from arkg.agents.support.fit import QuestionWords, relation_words, same_word
 from arkg.agents.support.lookups import GraphLookups, is_type_relation
 from arkg.graph.matching import as_number, fold, name_readings, same_value
@@ -37,6 +37,8 @@ from arkg.graph.model import Direction, KnowledgeGraph, Triple, triple_key
 
 Answer = bool | str | None
 # "Who", "whom", or "which/what" and a noun: a question that asks for a thing, not a value...
+# "Do A and B use the same license?"
+_SAME = re.compile(r"\bsame\b", re.IGNORECASE)
 # "What kind of license ...": the answer is a kind (a type of the KG), not one of its members.
 _KIND_OF = re.compile(r"\b(?:what|which)\s+(?:kind|type|sort)s?\s+of\b", re.IGNORECASE)
 # Words between a relation and its object ("reports to Sarah", "part of the Trust").
@@ -97,7 +99,8 @@ class _Check:
         self.asked = question_entities(self.facts, question, linked, computations)
         self.written = written_names(question)
         self.written_as: dict[str, str] = {}  # folded -> as the question writes it, for names no fact cites
-        self.words = QuestionWords(question, [*self.written, *linked, *(self.facts.names[node] for node in self.asked)])
+        kinds = (lambda word: lookups.has(word) and lookups.is_type(word)) if lookups is not None else None
+        self.words = QuestionWords(question, [*self.written, *linked, *(self.facts.names[node] for node in self.asked)], kinds)
 
     def verdict(self, answer: bool | str) -> Support:
         reasons = [f"{c.operation}({', '.join(c.inputs)}) gives {c.output} only as recorded: re-run, it differs" for c in self.computations if not c.agrees]
@@ -167,7 +170,7 @@ class _Check:
             start = fold(last.head if outgoing else last.tail)
             for fact in self.cited:
                 near, far = (fold(fact.head), fold(fact.tail)) if outgoing else (fold(fact.tail), fold(fact.head))
-                if fact.relation == last.relation and near == start and far not in given and far not in self.asked:
+                if fact.relation == last.relation and near == start and far not in given and not holds(fold(self.question), far):
                     left.append(self._shown(far))
         left = list(dict.fromkeys(left))
         return [f"the cited facts also give {', '.join(left)}"] if left else []
@@ -201,9 +204,15 @@ class _Check:
         word = before[-1]
         for relation, direction in self.lookups.relations(name):
             words = relation_words(relation)
-            if direction is Direction.IN and words and same_word(words[-1], word):
+            if direction is Direction.IN and words and same_word(words[-1], word) and not self._mutual(name, relation):
                 return relation
         return None
+
+    def _mutual(self, name: str, relation: str) -> bool:
+        """Whether the KG writes the relation both ways for this entity ("borders"): no end is the wrong one."""
+        assert self.lookups is not None
+        tails = {fold(edge.tail) for edge in self.lookups.edges(name, relation, Direction.OUT)}
+        return any(fold(edge.head) in tails for edge in self.lookups.edges(name, relation, Direction.IN))
 
     def _reading(self, answer: str) -> list[str]:
         readings = name_readings(answer)
@@ -233,8 +242,11 @@ class _Check:
         return []
 
     def _without(self, *relations: str) -> str:
-        """The question without the words of these relations ("first" in "first released" compares nothing)."""
+        """The question without its names and the words of these relations ("South" in "South Sudan" and
+        "first" in "first released" compare nothing)."""
         text = self.question
+        for name in sorted({*self.written, *(self._shown(node) for node in self.asked)}, key=len, reverse=True):
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", text, flags=re.IGNORECASE)
         for relation in relations:
             for word in relation_words(relation):
                 text = re.sub(rf"\b{re.escape(word)}\b", " ", text, flags=re.IGNORECASE)
@@ -345,7 +357,7 @@ class _Check:
 
     def _asks_comparison(self) -> bool:
         """Whether the question compares values: a comparative word, and two entities or a number of its own."""
-        if compare.direction(self.question) is None:
+        if compare.direction(self._without()) is None:
             return False
         entities = [node for node in dict.fromkeys([*self.asked, *self._targets()]) if as_number(node) is None and not self._is_kind(node)]
         return len(entities) >= 2 or compare.threshold(self.question, [self._shown(node) for node in entities]) is not None
@@ -377,7 +389,7 @@ class _Check:
         where the question compares nothing or the citations hold no values to compare."""
         entities = [node for node in self.asked if as_number(node) is None]
         named = [node for node in entities if self._compared_in_question(node)] or entities
-        values = self._values(named)
+        values = self._values(named) or self._edge_counts(named)
         if values is None:
             return None
         relation, by_entity = values
@@ -418,6 +430,24 @@ class _Check:
             return None
         return max(fitting, key=lambda item: (len(item[1]), self.words.fit(item[0], with_names=True)))
 
+    def _edge_counts(self, nodes: Sequence[str]) -> tuple[str, dict[str, str]] | None:
+        """"Does Montenegro border more countries than Finland?": how many edges of one relation fitting the
+        question each entity has, where the citations hold every one of them (read against the KG)."""
+        if self.lookups is None or len(nodes) < 2:
+            return None
+        for relation in dict.fromkeys(t.relation for t in self.cited):
+            counts = {}
+            for node in nodes:
+                name = self._shown(node)
+                for direction in (Direction.OUT, Direction.IN):
+                    edges = self.lookups.edges(name, relation, direction)
+                    if edges and all(triple_key(edge) in self.keys for edge in edges) and self._rival(relation, name) is None:
+                        counts[node] = str(len(edges))
+                        break
+            if len(counts) == len(nodes):
+                return f"number of {relation}", counts
+        return None
+
     def _leads_to(self, node: str, holders: Iterable[str], others: Sequence[str]) -> str | None:
         distance = self.facts.reached([node])
         reached = [holder for holder in holders if holder in distance and holder not in others]
@@ -444,11 +474,16 @@ class _Check:
                 targets.append(folded)
             self.written_as.setdefault(folded, name)
         targets = list(dict.fromkeys(targets))
-        # A name inside a longer one the question gives ("dermatology" in "Eastmere Dermatology Clinic") is part of it.
-        return [t for t in targets if not any(other != t and holds(other, t) and holds(fold(self.question), other) for other in targets)]
+        # A name only ever inside a longer one the question gives ("dermatology" in "Eastmere Dermatology
+        # Clinic") is part of it; "Sudan" in "Does South Sudan border Sudan?" is a name of its own.
+        question = fold(self.question)
+        targets = [t for t in targets if not only_inside(question, t, [o for o in targets if o != t and holds(o, t)])]
+        # A kind beside two entities says what they are compared on ("the same continent"), not what they are.
+        named = [t for t in targets if not self._is_kind(t)]
+        return named if len(named) >= 2 else targets
 
     def _reaches(self, start: str, target: str) -> bool:
-        reached = self.facts.reached([start])
+        reached = self.facts.reached([start], facts_only=True)
         return target in reached or any(holds(node, target) for node in reached if node != start)
 
     def _true(self, targets: list[str]) -> list[str]:
@@ -478,6 +513,8 @@ class _Check:
                     return Support(supported=False, reasons=[f"{shown} link {self._shown(anchor)} to {self._shown(target)}: that says True"])
         if self.lookups is None:
             return Support(supported=False, reasons=["a False answer needs the KG to show that nothing was left unread"])
+        if _SAME.search(self.question):
+            return self._not_the_same([t for t in targets if not self._is_kind(t)])
         first_failure = None
         for anchor in targets:
             reading = _ClosedWorld(self, anchor, [t for t in targets if t != anchor]).read()
@@ -485,6 +522,26 @@ class _Check:
                 return Support(supported=True, closed_world=True, note=reading.note)
             first_failure = first_failure or reading.failure
         return Support(supported=False, reasons=[first_failure or "no cited fact bears on the question"])
+
+    def _not_the_same(self, entities: list[str]) -> Support:
+        """"Do A and B use the same license?" answered False: each one's edges of one fitting relation all
+        read (the KG has no other), and no end in common."""
+        assert self.lookups is not None
+        for relation in dict.fromkeys(t.relation for t in self.cited):
+            ends: dict[str, set[str]] = {}
+            for node in entities:
+                name = self._shown(node)
+                for direction in (Direction.OUT, Direction.IN):
+                    edges = self.lookups.edges(name, relation, direction)
+                    if edges and all(triple_key(edge) in self.keys for edge in edges) and self._rival(relation, name) is None:
+                        ends[node] = {edge.tail if direction is Direction.OUT else edge.head for edge in edges}
+                        break
+            if len(entities) >= 2 and len(ends) == len(entities):
+                if set.intersection(*({fold(end) for end in found} for found in ends.values())):
+                    return Support(supported=False, reasons=[f"the cited `{relation}` facts give {', '.join(self._shown(n) for n in entities)} one in common"])
+                listed = "; ".join(f"{self._shown(node)} `{relation}`: {', '.join(sorted(found))}" for node, found in ends.items())
+                return Support(supported=True, closed_world=True, note=f"the KG lists {listed}")
+        return Support(supported=False, reasons=["a False to \"the same\" needs every edge of the compared relation of each side read"])
 
     def _reaches_by_fitting(self, anchor: str, target: str) -> bool:
         if not self._reaches(anchor, target):
@@ -641,6 +698,8 @@ class _ClosedWorld:
         for node in sorted(frontier)[:_FRONTIER_LOOKED_AT]:
             name = check._shown(node)
             for relation, direction in lookups.relations(name):
+                if relation in followed:
+                    continue  # the same relation once more is another hop than the one asked ("borders")
                 for edge in lookups.edges(name, relation, direction):
                     other = fold(edge.tail if direction is Direction.OUT else edge.head)
                     if other in targets and triple_key(edge) not in check.keys:

@@ -40,10 +40,11 @@ class CitedGraph:
         self.names: dict[str, str] = {}  # folded -> as written
         self._folded: dict[str, str] = {}  # as written -> folded
         self.links: dict[str, set[str]] = {}
+        self.fact_links: dict[str, set[str]] = {}  # the links cited facts make (no computation's)
         self.ends: set[str] = set()  # heads and tails (folded): what a prop value alone is not
         self.made_by: dict[tuple[str, str], int] = {}  # a link, either way -> the cited fact that first made it
         self.outputs = [c.output for c in computations if c.agrees]
-        self._searches: dict[tuple[str, ...], dict[str, tuple[int, str | None]]] = {}
+        self._searches: dict[tuple[tuple[str, ...], bool], dict[str, tuple[int, str | None]]] = {}
         for index, triple in enumerate(cited):
             ends = [triple.head, triple.tail]
             self.ends.update(fold(end) for end in ends)
@@ -62,6 +63,8 @@ class CitedGraph:
             self.links.setdefault(folded_end, set()).add(folded_other)
             self.links.setdefault(folded_other, set()).add(folded_end)
             if fact is not None:
+                self.fact_links.setdefault(folded_end, set()).add(folded_other)
+                self.fact_links.setdefault(folded_other, set()).add(folded_end)
                 self.made_by.setdefault((folded_end, folded_other), fact)
                 self.made_by.setdefault((folded_other, folded_end), fact)
 
@@ -88,9 +91,10 @@ class CitedGraph:
         folded = fold(name)
         return self.node(name) is not None or any(holds(node, folded) or holds(folded, node) for node in self.names)
 
-    def reached(self, starts: Iterable[str]) -> dict[str, int]:
-        """Breadth-first distance of every name reachable from `starts`."""
-        return {node: distance for node, (distance, _) in self._search(starts).items()}
+    def reached(self, starts: Iterable[str], facts_only: bool = False) -> dict[str, int]:
+        """Breadth-first distance of every name reachable from `starts` (`facts_only`: through cited facts
+        alone: two counts that both give 1 link nothing)."""
+        return {node: distance for node, (distance, _) in self._search(starts, facts_only).items()}
 
     def chain(self, starts: Iterable[str], target: str) -> list[int]:
         """The cited facts along one shortest chain from `starts` to `target` (empty: none reaches it)."""
@@ -103,21 +107,21 @@ class CitedGraph:
             node = previous
         return facts[::-1]
 
-    def _search(self, starts: Iterable[str]) -> dict[str, tuple[int, str | None]]:
+    def _search(self, starts: Iterable[str], facts_only: bool = False) -> dict[str, tuple[int, str | None]]:
         """Breadth-first: each name reachable from `starts`, its distance and the name it was reached from
         (the graph never changes: each search is made once)."""
-        key = tuple(starts)
+        key = (tuple(starts), facts_only)
         if key not in self._searches:
-            self._searches[key] = self._breadth_first(key)
+            self._searches[key] = self._breadth_first(key[0], self.fact_links if facts_only else self.links)
         return self._searches[key]
 
-    def _breadth_first(self, starts: tuple[str, ...]) -> dict[str, tuple[int, str | None]]:
-        found: dict[str, tuple[int, str | None]] = {start: (0, None) for start in starts if start in self.links}
+    def _breadth_first(self, starts: tuple[str, ...], links: dict[str, set[str]]) -> dict[str, tuple[int, str | None]]:
+        found: dict[str, tuple[int, str | None]] = {start: (0, None) for start in starts if start in links}
         frontier = list(found)
         while frontier:
             following = []
             for node in frontier:
-                for neighbour in sorted(self.links[node] - found.keys()):
+                for neighbour in sorted(links[node] - found.keys()):
                     found[neighbour] = (found[node][0] + 1, node)
                     following.append(neighbour)
             frontier = following
@@ -146,7 +150,18 @@ def question_entities(facts: CitedGraph, question: str, linked: Iterable[str], c
     # A prop value the question happens to write ("contributors", a unit) is no entity of it.
     asked += [node for node in facts.names if node in facts.ends and holds(folded_question, node)]
     asked += [node for c in computations for name in c.inputs if holds(folded_question, fold(name)) and (node := facts.node(name))]
-    return list(dict.fromkeys(asked))
+    asked = list(dict.fromkeys(asked))
+    # "New Zealand" inside "the New Zealand Dollar" is part of that name, not an entity of the question.
+    return [node for node in asked if not only_inside(folded_question, node, [other for other in asked if other != node and holds(other, node)])]
+
+
+def only_inside(text: str, name: str, longer: list[str]) -> bool:
+    """Whether every occurrence of `name` in `text` lies within an occurrence of one of `longer`."""
+    if not longer:
+        return False
+    spans = [found.span() for other in longer for found in re.finditer(rf"(?<!\w){re.escape(other)}(?!\w)", text)]
+    own = [found.span() for found in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text)]
+    return bool(own) and all(any(a <= start and end <= b for a, b in spans) for start, end in own)
 
 
 # Words that open a question or claim with a capital letter without naming anything.

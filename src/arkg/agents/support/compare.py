@@ -20,10 +20,11 @@ from arkg.graph.literals import as_date, as_number
 Direction = Literal["less", "greater"]
 
 _LESS = ("before", "earlier", "earliest", "first", "sooner", "fewer", "fewest", "less", "least", "lower", "lowest",
-         "smaller", "smallest", "shorter", "shortest", "cheaper", "cheapest", "prior")
+         "smaller", "smallest", "shorter", "shortest", "cheaper", "cheapest", "prior", "south", "southern",
+         "southernmost", "west", "western", "westernmost")
 _GREATER = ("after", "later", "latest", "last", "more", "most", "higher", "highest", "larger", "largest", "bigger",
             "biggest", "greater", "greatest", "longer", "longest", "exceed", "exceeds", "newer", "newest", "recent",
-            "taller", "tallest")
+            "taller", "tallest", "north", "northern", "northernmost", "east", "eastern", "easternmost")
 # Compare only before a number ("over 500 beds"); elsewhere they place ("released under a license").
 _BEFORE_A_NUMBER = {"over": "greater", "above": "greater", "under": "less", "below": "less"}
 _AGE = {"older": "greater", "oldest": "greater", "younger": "less", "youngest": "less"}

@@ -15,7 +15,7 @@ word embeddings break the ties the words leave (two relations neither of which t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 import numpy as np
@@ -30,7 +30,7 @@ _FUNCTION_WORDS = frozenset(
     "any some all one ones there here and or not no yes true false than then many much can could will would "
     "should may might also same other another".split()
 )
-_IRREGULAR = {"born": "birth", "died": "death", "dead": "death", "wrote": "written", "led": "lead", "spoke": "speak",
+_IRREGULAR = {"born": "birth", "died": "death", "dead": "death", "wrote": "written", "led": "lead", "spoke": "speak", "spoken": "speak",
               "made": "make", "built": "build", "founded": "found", "married": "spouse", "wife": "spouse",
               "husband": "spouse", "began": "begin", "grew": "grow", "taught": "teach", "sold": "sell"}
 STEM = 4
@@ -72,16 +72,34 @@ def _common_prefix(a: str, b: str) -> int:
 class QuestionWords:
     """The words of a question that may name relations (its entities' names taken out)."""
 
-    def __init__(self, question: str, names: Iterable[str] = ()) -> None:
+    def __init__(self, question: str, names: Iterable[str] = (), is_kind: Callable[[str], bool] | None = None) -> None:
         text = fold(question)
+        # Every word, for the relation an answer followed: "on which continent" fits `continent`.
         self.all_words = [word for word in _words(text) if word not in _FUNCTION_WORDS]
+        # The noun after "which", "what" or "how many" is the kind asked for ("which country"), and so is
+        # any word that names a kind of the KG ("the countries that border Qatar"): neither names a relation.
+        text = re.sub(r"\b(which|what|how many)\s+[^\W\d_]+", r"\1", text)
+        if is_kind is not None:
+            text = " ".join(word for word in text.split() if not (word.isalpha() and _names_kind(word, is_kind)))
+        self.rival_words = [word for word in _words(text) if word not in _FUNCTION_WORDS]
         for name in sorted({fold(name) for name in names if name}, key=len, reverse=True):
             text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", text)
         self.text = text
+        # The words that may name a relation outright: no names, no kinds.
         self.words = [word for word in _words(text) if word not in _FUNCTION_WORDS]
         # Acronyms as the question writes them ("CTO", "HQ"), for relations written out in full.
         self.acronyms = {word.lower().rstrip("s") for word in re.findall(r"\b[A-Z]{2,5}s?\b", question)}
         self._fits: dict[tuple[str, bool], float] = {}
+
+    def rival_fit(self, relation: str) -> float:
+        """The fit of a relation the answer did not follow, on the words that may name one."""
+        words = relation_words(relation)
+        if not words:
+            return 0.0
+        if len(words) > 1 and "".join(word[0] for word in words) in self.acronyms:
+            return 1.0
+        asked = _without_plurals_of(relation, self.rival_words)
+        return sum(any(same_word(word, other) for other in asked) for word in words) / len(words)
 
     def fit(self, relation: str, with_names: bool = False) -> float:
         """The share of the relation's words that the question writes (1.0 also for its initials); with
@@ -97,7 +115,7 @@ class QuestionWords:
             return 0.0
         if len(words) > 1 and "".join(word[0] for word in words) in self.acronyms:
             return 1.0
-        asked = self.all_words if with_names else self.words
+        asked = self.all_words if with_names else _without_plurals_of(relation, self.words)
         return sum(any(same_word(word, other) for other in asked) for word in words) / len(words)
 
     def names(self, relation: str) -> bool:
@@ -108,13 +126,28 @@ class QuestionWords:
         """Another relation that fits the question clearly better than `relation`, if any."""
         own = self.fit(relation, with_names=True)
         rivals = [other for other in dict.fromkeys(others) if other != relation]
-        scores = {other: self.fit(other, with_names=True) for other in rivals}
+        scores = {other: self.rival_fit(other) for other in rivals}
         best = max(rivals, key=scores.__getitem__, default=None)
         if best is not None and scores[best] >= max(0.5, own + _MARGIN):
             return best
         if own == 0.0 and rivals and not any(scores.values()):
             return _dense_rival(self.text, relation, rivals)
         return None
+
+
+def _without_plurals_of(relation: str, words: list[str]) -> list[str]:
+    """The words, less the plurals of a one-word relation: "the countries that border Qatar" speaks of a
+    kind of thing, where a `country` relation is written in the singular ("the country of Lyon")."""
+    if relation.strip().count(" ") or not relation.strip().isalpha():
+        return words
+    name = fold(relation.strip())
+    plurals = {name + "s", name + "es", name[:-1] + "ies" if name.endswith("y") else ""}
+    return [word for word in words if word not in plurals]
+
+
+def _names_kind(word: str, is_kind: Callable[[str], bool]) -> bool:
+    singulars = [word, word[:-1] if word.endswith("s") else "", word[:-3] + "y" if word.endswith("ies") else ""]
+    return any(form and is_kind(form) for form in singulars)
 
 
 def _dense_rival(question: str, relation: str, rivals: list[str]) -> str | None:
