@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from arkg.agents import REGISTRY, Budget, Query, Result, RunOptions, as_query, build_strategy, default_strategy, strategy_info
+from arkg.agents import REGISTRY, Budget, Query, Result, RunOptions, as_query, build_strategy, default_abstains, default_strategy, strategy_info
 from arkg.agents.abstention import Abstaining, Abstention
 from arkg.agents.run import EventCallback
 from arkg.graph import open_graph
@@ -87,6 +87,11 @@ class Session:
         """The strategy of a question that names none, for this session's model (arkg.agents.default_strategy)."""
         return default_strategy(self._model)
 
+    @property
+    def default_abstention(self) -> Abstention:
+        """The abstention of a question asked with none, for this session's model (arkg.agents.default_abstains)."""
+        return Abstention(abstain_unsupported=default_abstains(self._model))
+
     def ask(
         self,
         question: str | Query,
@@ -99,12 +104,14 @@ class Session:
         cancel: threading.Event | None = None,
         abstention: Abstention | None = None,
     ) -> Result:
-        """Answer one question (or verify one claim) with a registered strategy (and an abstention policy)."""
+        """Answer one question (or verify one claim) with a registered strategy and an abstention policy
+        (None: the session's default, `default_abstention`)."""
         query = as_query(question)
         strategy = strategy or self.default_strategy
         info = strategy_info(strategy)
         agent = build_strategy(strategy, self.model_for(strategy), self.kg if info.uses_kg else None, settings)
-        if abstention is not None and abstention.active:
+        abstention = self.default_abstention if abstention is None else abstention
+        if abstention.active:
             agent = Abstaining(agent, abstention)
         options = RunOptions(
             sampling=sampling or Sampling(max_tokens=info.max_tokens),

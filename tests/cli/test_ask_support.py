@@ -38,13 +38,23 @@ def ask(*options: str) -> list[str]:
 
 def test_an_unsupported_answer_prints_its_basis_and_why(reply) -> None:
     reply(MEMORY)
-    lines = ask()
+    lines = ask("--answer-unsupported")
     at = next(index for index, line in enumerate(lines) if line.startswith("answer:"))
     assert lines[at] == "answer: Paris  basis: unsupported (1 cited fact, 0 rules)  unsupported"
     assert lines[at + 1].startswith("  unsupported: Paris is in no cited fact")
-    result = json.loads(runner.invoke(app, ["ask", QUESTION, "--strategy", "kaping", "--json"]).output)
+    result = json.loads(runner.invoke(app, ["ask", QUESTION, "--strategy", "kaping", "--answer-unsupported", "--json"]).output)
     assert result["basis"] == "unsupported" and result["support"]["supported"] is False
     assert result["support"]["reasons"][0].startswith("Paris is in no cited fact")
+
+
+def test_with_the_bundled_model_an_unsupported_answer_is_withheld_by_default_and_shown_as_such(reply) -> None:
+    reply(MEMORY)
+    lines = ask()
+    at = next(index for index, line in enumerate(lines) if line.startswith("answer:"))
+    assert lines[at] == "answer: None (not settled by the knowledge graph)  basis: no answer"
+    assert lines[at + 1].startswith("  withheld: Paris (unsupported: Paris is in no cited fact")
+    with_a_model = runner.invoke(app, ["ask", QUESTION, "--strategy", "kaping", "--model", "llamacpp", "--json"])
+    assert json.loads(with_a_model.output)["answer"] == "Paris"  # another model's answers are given, marked
 
 
 def test_a_supported_answer_prints_no_reasons_and_cites_only_its_chain(reply) -> None:

@@ -46,6 +46,14 @@ def default_strategy(model: object | None) -> str:
     return BUNDLED_MODEL_STRATEGY if model is None else DEFAULT_STRATEGY
 
 
+def default_abstains(model: object | None) -> bool:
+    """Whether a question asked with no abstention setting answers None in place of an answer its cited
+    facts do not support: with the bundled model, yes (on held-out KGs its answers are right half the time,
+    its supported ones 94% of the time; docs/evaluation.md), with any other model, no (a capable model
+    may know what the KG lacks)."""
+    return model is None
+
+
 __all__ = [
     "as_query",
     "Agent",
@@ -55,6 +63,7 @@ __all__ = [
     "DEFAULT_STRATEGY",
     "Event",
     "Focus",
+    "default_abstains",
     "default_strategy",
     "ModelCall",
     "ModelEvent",

@@ -143,11 +143,24 @@ def answer_block(result: Result) -> Block:
     if result.answer is not None and support is not None:
         verdict = (Span("  supported", "good"),) if support.supported else (Span("  unsupported", "bad"),)
     lines = [line(("answer: ", "bold"), (answer_text(result.answer, result.claim), "answer"), *basis_spans(result), *verdict)]
-    if support is not None and (support.missing or (result.answer is not None and not support.supported)):
+    withheld = _withheld(result)
+    if withheld is not None:
+        sample_support = withheld.support
+        why = "; ".join(map(one_line, sample_support.reasons)) if sample_support is not None else ""
+        lines.append(line(("  withheld: ", "warn"), (answer_text(withheld.answer, result.claim), "warn"), (f" (unsupported: {why})", "warn")))
+    elif support is not None and (support.missing or (result.answer is not None and not support.supported)):
         lines.append(line(("  unsupported: " if result.answer is not None else "  ", "warn"), ("; ".join(map(one_line, support.reasons)), "warn")))
     if result.answer is not None and support is not None and support.note:
         lines.append(line(("  " + one_line(support.note), "dim")))
     return Block(tuple(lines))
+
+
+def _withheld(result: Result) -> Result | None:
+    """The answer an abstention policy held back because its cited facts did not support it, if any."""
+    samples = getattr(result.trace, "samples", None)
+    if result.answer is not None or not samples or len(samples) != 1 or samples[0].answer is None:
+        return None
+    return samples[0] if samples[0].support is not None and not samples[0].support.supported else None
 
 
 def answer_text(answer: Answer, claim: bool = False) -> str:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from arkg.agents import DEFAULT_STRATEGIES_HELP, MAX_QUESTION_CHARS, REGISTRY, Budget, Query, default_strategy, strategy_info
+from arkg.agents import DEFAULT_STRATEGIES_HELP, MAX_QUESTION_CHARS, REGISTRY, Budget, Query, default_abstains, default_strategy, strategy_info
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
 from arkg.cli.bounds import ANY_INT, MAX_INT
@@ -74,7 +74,7 @@ def ask(
     timeout: Timeout = None,
     retries: Retries = None,
     protocol: Protocol = ProtocolName.ARKG,
-    abstain_unsupported: AbstainUnsupported = False,
+    abstain_unsupported: AbstainUnsupported = None,
     samples: Samples = 1,
     agreement: Agreement = 0.6,
     sample_temperature: SampleTemperature = 0.7,
@@ -95,7 +95,7 @@ def ask(
             check_writable_file(trace, "trace file")
         sampling = Sampling(temperature=temperature, seed=seed, max_tokens=info.max_tokens)
         budget = Budget(max_calls=max_calls, max_tokens=max_total_tokens)
-        abstention = Abstention(abstain_unsupported=abstain_unsupported, samples=samples, agreement=agreement, temperature=sample_temperature)
+        abstention = Abstention(abstain_unsupported=default_abstains(model) if abstain_unsupported is None else abstain_unsupported, samples=samples, agreement=agreement, temperature=sample_temperature)
         if (hint := adapter_hint(model, strategy, info.tuned_adapter)) is not None:
             Console(stderr=True).print(f"note: {hint}", style="yellow", highlight=False)
         with nullcontext() if as_json else console.status("Opening the knowledge graph"):

@@ -96,7 +96,7 @@ def evaluate(
     timeout: Timeout = None,
     retries: Retries = None,
     protocol: Protocol = ProtocolName.ARKG,
-    abstain_unsupported: AbstainUnsupported = False,
+    abstain_unsupported: AbstainUnsupported = None,
     samples: Samples = 1,
     agreement: Agreement = 0.6,
     sample_temperature: SampleTemperature = 0.7,
@@ -124,7 +124,10 @@ def evaluate(
                 neighbourhoods=neighbourhoods, perturbation=perturb,
                 ids=_question_ids(ids), limit=limit, concurrency=concurrency, cache=not no_cache,
                 timeout=timeout, retries=retries,
-                abstention=Abstention(abstain_unsupported=abstain_unsupported, samples=samples, agreement=agreement, temperature=sample_temperature),
+                # Every answer as given unless asked otherwise: the records keep its support, the report shows both.
+                abstention=Abstention(
+                    abstain_unsupported=bool(abstain_unsupported), samples=samples, agreement=agreement, temperature=sample_temperature
+                ),
             )
         except KeyboardInterrupt:
             stderr.print("[yellow]Interrupted[/yellow] before any question ran; nothing was written.")

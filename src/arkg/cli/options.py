@@ -58,11 +58,14 @@ Protocol = Annotated[
 
 # Abstention (arkg.agents.abstention), for any strategy.
 AbstainUnsupported = Annotated[
-    bool,
+    bool | None,
     typer.Option(
-        "--abstain-unsupported",
+        "--abstain-unsupported/--answer-unsupported",
         "--grounded",  # its earlier name, still accepted
-        help="Answer None instead of an answer its cited facts do not support (the None that ARK-V1's Table III counts).",
+        help="Answer None instead of an answer its cited facts do not support (the None that ARK-V1's Table III "
+        "counts), or give it marked unsupported. Default: abstain with the bundled model in ask, serve and mcp; "
+        "eval records every answer with its support, and its report shows both.",
+        show_default=False,
     ),
 ]
 Samples = Annotated[
