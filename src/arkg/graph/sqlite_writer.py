@@ -10,6 +10,9 @@ halves that can run side by side on two cores:
 - BatchWriter, SQLite: one statement per table and batch, over json_each of that text. sqlite3
   releases the GIL while a statement runs, so the next batch is made meanwhile (`made_ahead`); a
   statement per row (executemany) would take the GIL back for every row.
+
+Into an empty store the folded-name table is built by a third thread on a connection of its own
+(FoldedNamesAside), so that its sort overlaps the store's own index builds after the last batch.
 """
 
 from __future__ import annotations
@@ -232,7 +235,7 @@ class FoldedNamesAside:
             sql = "SELECT folded FROM entity_folded GROUP BY folded HAVING count(*) > 1"
             self._outcome = [folded for (folded,) in conn.execute(sql)]
             conn.execute("COMMIT")
-        except BaseException as error:  # raised by finish, in the thread that loads
+        except BaseException as error:  # raised in the thread that loads, by add or folded_alike
             self._outcome = error
 
 
