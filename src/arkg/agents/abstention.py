@@ -97,6 +97,8 @@ class Abstaining:
         ]
         answers = [vote.answer for vote in votes]
         decided = agreed_answer(answers, policy.agreement) if policy.samples > 1 else answers[0]
+        if policy.samples == 1 and decided == samples[0].answer:
+            return samples[0]  # the policy changed nothing: the strategy's own result, trace and all
         # The result reported is a sample that gave the decided answer (its explanation and citations).
         chosen = next((sample for sample, answer in zip(samples, answers) if decided is not None and answer == decided), samples[0])
         reason = _reason(policy, samples[0], votes, decided)
@@ -106,6 +108,7 @@ class Abstaining:
                 "stop_reason": reason if decided is None and chosen.answer is not None else chosen.stop_reason,
                 "trace": AbstentionTrace(
                     strategy=self.name,
+                    model=samples[0].trace.model if samples[0].trace is not None else "",
                     question=query.text,
                     yes_no=query.yes_no,
                     claim=query.is_claim,

@@ -166,7 +166,7 @@ class StrategyRun(ABC, Generic[TraceT]):
 
     def run(self) -> Result:
         if self.kg is not None and self.kit.options.stop_on_missing_names:
-            missing = missing_names(self.kg, self.query.text)
+            missing = missing_names(self.kg, self.query.text, self.query.entities)
             if missing:
                 return self.missing(missing)
         try:

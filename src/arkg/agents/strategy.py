@@ -70,6 +70,10 @@ class Query(BaseModel):
     text: str = Field(min_length=1)
     kind: AnswerKind = AnswerKind.AUTO
     claim: bool | None = None  # None: decided from the wording
+    # The entities the question names, where a data set lists them (CoLoTa's "KG Entities"): what the run
+    # checks the KG has before exploring, in place of the names it reads off the wording ("German" in
+    # "of a German breed" is commonsense, not an entity).
+    entities: tuple[str, ...] = ()
 
     @field_validator("text")
     @classmethod

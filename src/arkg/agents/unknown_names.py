@@ -15,6 +15,7 @@ question nobody asked; the strategies answer None instead and say which name is 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pydantic import BaseModel
 from rapidfuzz import fuzz
@@ -39,15 +40,15 @@ class MissingName(BaseModel):
         return f"{self.name} is not in the KG{closest}"
 
 
-def missing_names(kg: KnowledgeGraph, question: str) -> list[MissingName]:
-    """The names the question gives that match no entity of the KG, nor a close one; each with the
-    KG's closest names."""
+def missing_names(kg: KnowledgeGraph, question: str, entities: Sequence[str] = ()) -> list[MissingName]:
+    """The names the question gives (`entities` where a data set lists them, else those its wording
+    writes out) that match no entity of the KG, nor a close one; each with the KG's closest names."""
     known = [fold(name) for name in named_in_question(question, kg.has_entity)]
     first_word = question.split()[0] if question.split() else ""
     missing = []
-    for written in written_names(question):
+    for written in entities or written_names(question):
         name = _POSSESSIVE.sub("", written).strip()
-        if written == first_word or name.lower() in _OPENING_WORDS:
+        if not entities and (written == first_word or name.lower() in _OPENING_WORDS):
             continue  # one capitalised word opening the question ("People in ...", "Who's") names nothing for sure
         # Part of a name the KG has, or holding one ("CEO of Warsaw"): left to the strategy, which links it.
         if not name or _ACRONYM.fullmatch(name) or any(holds(entity, fold(name)) or holds(fold(name), entity) for entity in known):

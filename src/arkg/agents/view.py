@@ -74,6 +74,8 @@ class View:
     # Lines under a finished run, between its answer and its cost (e.g. ARK's node path); None for a
     # trace it does not know (a wrapper's, such as an abstention policy's).
     footer: Callable[[Trace], Block | None] | None = None
+    # The footer is detail a user reads only when asking for it (`arkg ask --verbose`), e.g. ARK's node path.
+    footer_is_detail: bool = False
     # What an event chose; by default an event's `anchor` field, and its `relation` from that anchor.
     focus: Callable[[Any], Focus] | None = None
     # What the final answer step was shown beside the facts (e.g. values computed from them).

@@ -262,7 +262,7 @@ def _answered(
     # The gold answer says what kind of answer is asked for: yes/no (also for claims) or open; without
     # one the strategy tells it from the question.
     kind = AnswerKind.AUTO if question.answer is None else AnswerKind.YES_NO if question.yes_no else AnswerKind.OPEN
-    query = Query(text=question.text, kind=kind, claim=question.claim)
+    query = Query(text=question.text, kind=kind, claim=question.claim, entities=tuple(question.entities))
     with setup.assign(question) as assignment:
         options = RunOptions(sampling=sampling, cancel=stop, on_event=events.append, stop_on_missing_names=not assignment.own_graph)
         result, error, unavailable = _ask(assignment.strategy, query, options)

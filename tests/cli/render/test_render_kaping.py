@@ -34,7 +34,7 @@ def test_the_rendering_shows_linked_entities_facts_shown_and_each_attempt_as_lin
     assert "  1 of 1 facts shown (lexical ranker)" in lines and "      T1: (Yui Yuigahama, has pet, Sablé)" in lines
     assert "  #1 cites T9 ✗ not shown: T9" in lines
     assert lines[lines.index("  #2 cites T1 ✓") + 1] == "      Her pet is Sablé."
-    assert "answer: True  basis: kg (1 cited fact, 0 rules)" in lines
+    assert "answer: True  basis: kg (1 cited fact, 0 rules)  supported" in lines
 
 
 def test_terminal_escape_sequences_from_the_kg_or_the_model_are_shown_as_text() -> None:

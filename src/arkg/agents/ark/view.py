@@ -112,6 +112,7 @@ VIEW = View(
         FinalAnswer: final,
     },
     footer=nodes,
+    footer_is_detail=True,
     focus=focus,
     answer_notes=computed,
 )

@@ -487,6 +487,8 @@ class _Check:
         return target in reached or any(holds(node, target) for node in reached if node != start)
 
     def _true(self, targets: list[str]) -> list[str]:
+        if len(targets) == 1 and self._has_named_edge(targets[0]):
+            return []  # "Does Yui Yuigahama have a pet?": an edge of the relation the question names
         if len(targets) < 2:
             return [f"no cited fact links {self._shown(targets[0]) if targets else 'the question'} to what it asks"]
         anchor = targets[0]
@@ -522,6 +524,14 @@ class _Check:
                 return Support(supported=True, closed_world=True, note=reading.note)
             first_failure = first_failure or reading.failure
         return Support(supported=False, reasons=[first_failure or "no cited fact bears on the question"])
+
+    def _has_named_edge(self, node: str) -> bool:
+        """Whether a cited fact of the entity follows a relation the question names outright."""
+        return any(
+            node in (fold(fact.head), fold(fact.tail)) and self.words.fit(fact.relation, with_names=True) == 1.0
+            and self._rival(fact.relation, self._shown(node)) is None
+            for fact in self.cited
+        )  # fmt: skip
 
     def _not_the_same(self, entities: list[str]) -> Support:
         """"Do A and B use the same license?" answered False: each one's edges of one fitting relation all

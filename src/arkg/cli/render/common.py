@@ -30,15 +30,20 @@ def describe(event: Any, view: View = GENERIC) -> RenderableType:
 
 
 def footer(result: Result, verbose: bool = False) -> RenderableType:
-    """The answer, its basis and why its facts do not support it (if they do not), then (`verbose`) the
-    strategy's own lines, and what the run cost and why it stopped.
+    """The answer, its basis and why its facts do not support it (if they do not), then the strategy's own
+    lines (those that are detail only when `verbose`), and what the run cost and why it stopped.
 
     The answer is shown here and by no event: the result's answer is the one that counts (an abstention
     policy may overrule what the strategy's last event said), and so every strategy shows it exactly once.
     """
     usage = result.usage
     lines: list[RenderableType] = [to_rich(answer_block(result))]
-    extra = strategy_info(result.strategy).view.footer_block(result.trace) if verbose else None
+    view = strategy_info(result.strategy).view
+    trace = result.trace
+    samples = getattr(trace, "samples", None)  # an abstention policy's trace around the strategy's own
+    if samples and len(samples) == 1:
+        trace = samples[0].trace
+    extra = view.footer_block(trace) if verbose or not view.footer_is_detail else None
     if extra is not None:
         lines.append(to_rich(extra))
     lines.append(
