@@ -9,7 +9,8 @@ the model; this one asks whether the cited triples, taken together, make the ans
 are in `check`, the relation-to-question fit in `fit`, the comparisons re-done in `compare`.
 """
 
-from arkg.agents.support.check import Support, check_support
+from arkg.agents.support.check import check_support
 from arkg.agents.support.cited import Computation, facts_on_chains
+from arkg.agents.support.verdict import Support
 
 __all__ = ["Computation", "Support", "check_support", "facts_on_chains"]

@@ -8,12 +8,12 @@ instead.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
 from rapidfuzz import fuzz, process
 
-from arkg.graph.matching import SAME_NAME, as_number, fold, name_readings, same_value
+from arkg.graph.matching import SAME_NAME, as_number, fold, name_readings
 from arkg.graph.model import Triple
 
 Answer = bool | str | None
