@@ -13,12 +13,13 @@ from arkg.agents.ark import ArkSettings
 from arkg.agents.kaping import KapingSettings
 from arkg.agents.kg_agent import KgAgentSettings
 from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.teaching import RouteStep
 from arkg.graph.model import Direction, Triple
 from arkg.llm.base import Message
 from arkg.llm.scripted import ScriptedModel
 from arkg.synth import NotFollowed, Reason, Source, capture, program_for
 from arkg.synth.readings import ProgramReader
-from arkg.synth.routes import RouteStep, route_from_chain
+from arkg.synth.routes import route_from_chain
 from arkg.synth.edited import EditedGraph
 from arkg.agents.ark.teacher import DETOUR, MISTAKE, ArkTeacher, misspelt
 from arkg.agents.kaping.teacher import KapingTeacher

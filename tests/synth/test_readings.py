@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from arkg.agents.answers import MAX_TEXT_CHARS
+from arkg.agents.ark.teacher import with_plan
+from arkg.agents.teaching import NoLabel
 from arkg.graph.model import Direction, Triple
 from arkg.synth import Source, program_for
 from arkg.synth.edited import EditedGraph
 from arkg.synth.programs import Program
-from arkg.synth.readings import GoldReader, NoLabel, ProgramReader
-from arkg.synth.wording import verdict_sentence, with_plan
+from arkg.synth.readings import GoldReader, ProgramReader
+from arkg.synth.wording import verdict_sentence
 
 BIRTH = Triple("Pierre Curie", "place of birth", "Paris")
 COUNTRY = Triple("Paris", "country", "France")

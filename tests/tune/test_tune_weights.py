@@ -92,7 +92,7 @@ def test_each_decision_is_named_by_its_field() -> None:
 def test_the_plan_that_ends_an_implication_is_a_decision_of_its_own(next_step: tuple[str, str] | None, plan: str) -> None:
     import json
 
-    from arkg.synth.wording import with_plan
+    from arkg.agents.ark.teacher import with_plan
 
     implication = with_plan("France capital: Paris.", next_step)
     reply = json.dumps({"cited_keys": ["T1"], "implication": implication, "continue_exploring": next_step is not None})

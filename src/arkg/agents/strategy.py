@@ -2,7 +2,7 @@
 
 A strategy answers a `Query` (a question or a claim) and returns a `Result`. It is registered once,
 with its name, its typed settings, a constructor, its trace type and its view; `arkg ask`, `arkg eval`,
-reports, the page, `arkg synth` and the Python API all find it by name and ask nothing else of it:
+reports, the page, synthesis and the Python API all find it by name and ask nothing else of it:
 
     register(StrategyInfo(name="echo", summary="...", settings=EchoSettings, build=make_echo, uses_kg=False))
     strategy = build_strategy("echo", model, kg=None, settings={"loud": True})
@@ -211,8 +211,8 @@ class StrategyInfo:
     max_tokens: int = 256  # default token budget of one model call
     trace_type: type[Trace] = Trace  # what a saved trace of the strategy is read back as
     view: View = field(default_factory=View)  # how its events and finished runs read, in the terminal and on the page
-    # Where `arkg synth` finds the strategy's teacher, as "module:attribute" (an arkg.synth.lessons.Lesson);
-    # imported only when pairs are made, so the strategy itself never loads the synthesis code. None: not taught.
+    # Where synthesis finds the strategy's teacher, as "module:attribute" (an arkg.agents.teaching.Lesson);
+    # imported only when pairs are made, so answering never loads it. None: not taught.
     teacher: str | None = None
     # The shipped LoRA adapter tuned for the strategy (a name of arkg.data.TUNED_ADAPTERS), if one is.
     tuned_adapter: str | None = None

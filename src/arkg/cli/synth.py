@@ -14,6 +14,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from arkg.agents.modes import EdgeSet, SelectionMode
+from arkg.agents.teaching import taught_strategies
 from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.tables import print_table
@@ -22,7 +23,6 @@ from arkg.synth import SynthOptions, Variant, colota_source, geo_source, parse_s
 from arkg.synth.domains import DEFAULT_PER_TEMPLATE, TRAINING_DOMAINS
 from arkg.synth.figures import failures_table, pairs_table, sources_table
 from arkg.synth.pipeline import shared_settings
-from arkg.synth.teachers import taught_strategies
 from arkg.synth.run import JOURNAL_SUFFIX, SynthReport
 from arkg.synth.run import Progress as SynthProgress
 from arkg.synth.sources.base import Source

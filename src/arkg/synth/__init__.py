@@ -6,14 +6,17 @@ into training pairs in the exact prompt format of the strategies (`arkg synth`).
 
 Stages, each reporting what it could not use (an `Unusable` with a `Reason`), never dropping it:
 sources (chains.py, grounding.py, sources/) -> programs (programs.py) -> pairs, by leading the real
-strategies with teachers (capture.py, teachers/, pipeline.py) -> one JSONL file with its provenance
-(run.py, split.py, provenance.py).
+strategies with the teachers their Lessons name (capture.py, pipeline.py; the contract a teacher
+implements is arkg.agents.teaching) -> one JSONL file with its provenance (run.py, split.py,
+provenance.py).
 """
 
-from arkg.synth.capture import NotFollowed, Pair, capture
-from arkg.synth.chains import Chain, ChainStep, GroundedFact, Reason, Unusable
+# The teaching contract's types that callers of synthesis pass in and read back.
+from arkg.agents.teaching import NotFollowed, Pair, Reason, SynthOptions, Variant
+from arkg.synth.capture import capture
+from arkg.synth.chains import Chain, ChainStep, GroundedFact, Unusable
 from arkg.synth.grounding import Ungrounded, ground_fact, ground_name
-from arkg.synth.pipeline import Record, SynthOptions, Variant, synthesize_chain
+from arkg.synth.pipeline import Record, synthesize_chain
 from arkg.synth.programs import NoProgram, Program, ProgramRun, program_for, run_program
 from arkg.synth.run import Progress, SynthReport, synthesize
 from arkg.synth.sources import Source, colota_source, geo_source, sample_source

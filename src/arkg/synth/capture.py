@@ -11,42 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from pydantic import BaseModel
 
 from arkg.agents import Query, Result, RunOptions, build_strategy
+from arkg.agents.teaching import NotFollowed, Pair, Reason, Teacher
 from arkg.errors import ModelError
 from arkg.graph.model import KnowledgeGraph
 from arkg.llm.base import Completion, Message, OutputSpec, Sampling
-from arkg.llm.scripted import Reply, ScriptedModel
-from arkg.synth.chains import Reason
-
-
-class NotFollowed(Exception):
-    """The strategy could not be led along the gold chain (or its facts give no label)."""
-
-    def __init__(self, reason: Reason, detail: str) -> None:
-        self.reason = reason
-        self.detail = detail
-        super().__init__(detail)
-
-
-@dataclass(frozen=True)
-class Pair:
-    messages: tuple[Message, ...]  # the prompt, exactly as the strategy built it
-    reply: str  # the text a model must emit: the option of a Choice, or the JSON
-    decision: str  # what the call decided ("anchor", "relation", "reasoning", "answer", ...)
-
-
-class Teacher(Protocol):
-    decisions: list[str]  # the kind of each call answered so far
-
-    def __call__(self, messages: Sequence[Message], output: OutputSpec, sampling: Sampling) -> Reply: ...
-
-    def observe(self, event: Any) -> None:
-        """The strategy's events as they happen (what it retrieved and showed)."""
-        ...
+from arkg.llm.scripted import ScriptedModel
 
 
 @dataclass

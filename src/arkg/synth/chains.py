@@ -8,32 +8,10 @@ pairs) report their own failures the same way, so nothing is ever dropped withou
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 
+from arkg.agents.teaching import GoldAnswer, Reason
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Triple
-
-# True / False for yes/no questions; a number (count questions); entity names or literal values.
-GoldAnswer = bool | int | tuple[str, ...]
-
-
-class Reason(str, Enum):
-    """Why a question (or one of its products) could not be used. The value is the report's wording."""
-
-    NOT_LOADED = "entry not usable"
-    NO_FACTS = "no fact stated in the reasoning steps"
-    UNPARSED_FACT = "a stated fact does not parse"
-    UNGROUNDED = "a stated fact matches no KG triple"
-    DISCONNECTED = "a fact is not reachable from the question's entities"
-    ONE_VALUE = "commonsense about a value is needed"
-    INCOMPARABLE = "the values do not compare"
-    ARITHMETIC = "arithmetic over several values is needed"
-    JUDGE_DISAGREES = "the judge over the chain's values gives the other answer"
-    NOT_REPRODUCED = "the program does not reproduce the gold answer"
-    NO_CONTRADICTION = "no replaced tail changes the answer"
-    NOT_FOLLOWED = "the strategy cannot be led along the chain"
-    NO_LABEL = "the facts shown leave the answer open to doubt"
-
 
 @dataclass(frozen=True)
 class GroundedFact:

@@ -10,7 +10,7 @@ would settle). The cases:
   (NO_EVIDENCE): final answers, "unknown" when the facts shown settle nothing.
 
 Which strategy takes which case, with which teacher, is its Lesson's to say (StrategyInfo.teacher,
-arkg.synth.teachers; ARK's, KAPING's and KG-Agent's live in their folders): the pipeline names no
+arkg.agents.teaching; ARK's, KAPING's and KG-Agent's live in their folders): the pipeline names no
 strategy. A strategy that cannot be led (an anchor not offered, a fact not shown, a label in doubt)
 gives no pairs for that run, and an Unusable record says why.
 """
@@ -20,43 +20,36 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
-
-from arkg.agents import AnswerKind, Query, Result, strategy_settings
+from arkg.agents import AnswerKind, Query, Result
 from arkg.agents.answers import read_answer
-from arkg.agents.modes import SelectionMode
+from arkg.agents.teaching import (
+    ANY_MODE,
+    RETRY,
+    Case,
+    Led,
+    NotFollowed,
+    Pair,
+    Reason,
+    RouteStep,
+    SynthOptions,
+    Unsettled,
+    Variant,
+    lesson_of,
+)
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.programs import ToolError
-from arkg.synth.capture import NotFollowed, Pair, capture
-from arkg.synth.chains import Chain, Reason, Unusable
+from arkg.synth.capture import capture
+from arkg.synth.chains import Chain, Unusable
 from arkg.synth.edited import EditedGraph
 from arkg.synth.programs import NoProgram, Program, ProgramRun, answer_of, program_for, rests_on, run_program, same_answer
-from arkg.synth.readings import GoldReader, ProgramReader, Reading
-from arkg.synth.routes import RouteStep, route_from_chain, route_from_program
-from arkg.synth.teachers.lesson import ANY_MODE, RETRY, Case, Led, Unsettled, Variant, lesson_of, taught_strategies
+from arkg.synth.readings import GoldReader, ProgramReader
+from arkg.synth.routes import route_from_chain, route_from_program
+
 _REPLACEMENT_TRIES = 12
-
-
-@dataclass(frozen=True)
-class SynthOptions:
-    strategies: tuple[str, ...] = field(default_factory=taught_strategies)
-    modes: tuple[SelectionMode, ...] = (SelectionMode.CONSTRAINED, SelectionMode.FREE)
-    variants: tuple[Variant, ...] = tuple(Variant)
-    seed: int = 0
-    # ARK implications end with the route's next step ("Next: Serbia, continent.") or "Enough to answer."
-    plan: bool = False
-    # Free-mode ARK also led through a deliberate wrong anchor or relation per step, keeping the gold
-    # replies that follow the rejection ("anchor-retry", "relation-retry"), on gold routes.
-    retries: bool = False
-    # Setting overrides by strategy name (see `shared_settings`); a strategy not named runs on its defaults.
-    settings: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-
-    def settings_of(self, strategy: str) -> BaseModel:
-        return strategy_settings(strategy, self.settings.get(strategy))
 
 
 def shared_settings(strategies: Sequence[str], **values: Any) -> dict[str, dict[str, Any]]:

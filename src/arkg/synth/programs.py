@@ -29,10 +29,11 @@ from arkg.agents.candidates import question_ngrams
 from arkg.agents.kg_agent import Boolean, Entities, Executor, ExecutorSettings, KnowledgeMemory, Number, ToolError, Value
 from arkg.graph.literals import COMPARISONS, compare
 from arkg.agents.kg_agent.values import single_value, summary
+from arkg.agents.teaching import GoldAnswer, Reason
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.programs import Call, Names, VarRef
-from arkg.synth.chains import Chain, GoldAnswer, Reason
+from arkg.synth.chains import Chain
 
 
 class NoProgram(Exception):

@@ -22,29 +22,16 @@ from arkg.agents.answers import MAX_TEXT_CHARS
 from arkg.agents.kg_agent import Executor, KnowledgeMemory, ToolError
 from arkg.agents.kg_agent.tools import ORDERINGS
 from arkg.agents.kg_agent.values import Entities
+from arkg.agents.teaching import GoldAnswer, NoLabel, Reading, fit
 from arkg.agents.triple_keys import identity
 from arkg.graph.literals import as_date, as_number
 from arkg.graph.model import Triple
 from arkg.programs import Call, Names, VarRef, parse_call
-from arkg.synth.chains import GoldAnswer
 from arkg.synth.facts_graph import FactsGraph
 from arkg.synth.programs import REPLAY, Program, answer_of
 from arkg.synth.routes import HOP_TOOLS
-from arkg.synth.wording import facts_explanation, fit, listing, missing_explanation, verdict_sentence
+from arkg.synth.wording import facts_explanation, listing, missing_explanation, verdict_sentence
 from arkg.text import one_line
-
-
-class NoLabel(Exception):
-    """The shown facts neither settle the answer nor clearly leave it open."""
-
-
-@dataclass(frozen=True)
-class Reading:
-    answer: GoldAnswer | None  # None: the facts do not settle it
-    explanation: str
-    cited: tuple[Triple, ...]  # the shown facts the answer rests on
-    # Whether an argmax / argmin decided the answer: ARK's computed lines then name the extreme too.
-    picked: bool = False
 
 
 @dataclass(frozen=True)

@@ -9,30 +9,16 @@ is one step per entity it starts from, citing the edges that the answer rests on
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from arkg.agents.kg_agent import KnowledgeMemory
+from arkg.agents.teaching import RouteStep, fit
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Direction, KnowledgeGraph, Triple
 from arkg.programs import Names, VarRef
 from arkg.synth.chains import Chain
-from arkg.synth.wording import fit, implication
+from arkg.synth.wording import implication
 
 HOP_TOOLS = {"get_tail_entity": Direction.OUT, "get_head_entity": Direction.IN, "get_entity_by_constraint": Direction.OUT}
-
-
-@dataclass(frozen=True)
-class RouteStep:
-    anchor: str
-    relation: str
-    direction: Direction
-    triples: tuple[Triple, ...]  # the gold facts this step reads (to cite)
-    implication: str
-
-    @property
-    def label(self) -> str:
-        """The relation as ARK offers it: `r`, or `r (incoming)`."""
-        return self.relation if self.direction == Direction.OUT else f"{self.relation} (incoming)"
 
 
 def route_from_chain(chain: Chain) -> list[RouteStep]:

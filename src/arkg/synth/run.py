@@ -28,12 +28,13 @@ from typing import Annotated, Any, TextIO
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
+from arkg.agents.teaching import Reason, SynthOptions
 from arkg.errors import ArkgError
 from arkg.eval.writer_lock import WriterLock
 from arkg.paths import check_writable_file, write_atomically
-from arkg.synth.chains import Reason, Unusable
+from arkg.synth.chains import Unusable
 from arkg.synth.memo import SearchMemo
-from arkg.synth.pipeline import SynthOptions, synthesize_chain
+from arkg.synth.pipeline import synthesize_chain
 from arkg.llm.file_digest import file_sha256
 from arkg.synth.provenance import kg_digest
 from arkg.synth.sources.base import Source

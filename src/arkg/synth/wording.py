@@ -1,43 +1,17 @@
-"""The words of gold replies: answers as the strategies ask for them, short implications and
-explanations, all within the length bounds of the strategies' reply schemas."""
+"""The words of gold replies: short implications and explanations, within the length bounds of the
+strategies' reply schemas (`fit`; the answer field itself is arkg.agents.teaching's `answer_text`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from arkg.agents.answers import MAX_TEXT_CHARS
+from arkg.agents.teaching import fit
 from arkg.graph.literals import as_date, as_number
 from arkg.agents.triple_keys import triple_text
 from arkg.graph.model import Direction, Triple
-from arkg.synth.chains import GoldAnswer
-from arkg.text import one_line
 
 _LISTED = 5
-
-# The plan that `with_plan` puts at the end of an implication, in plain text or inside its JSON
-# string (where a name may hold escaped characters): the first word says whether to go on.
-PLAN = re.compile(r'(?<= )(?:Next: (?:[^"\\\n]|\\.)+|Enough to answer)\.$')
-
-
-def fit(text: str, limit: int = MAX_TEXT_CHARS) -> str:
-    """One line of at most `limit` characters, cut at a word with an ellipsis when longer."""
-    text = " ".join(one_line(text).split())
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1].rsplit(" ", 1)[0]
-    return f"{cut}…"
-
-
-def answer_text(answer: GoldAnswer | None, yes_no: bool) -> str:
-    """The answer field of a reply: yes / no / unknown, or a short open answer ("unknown" when unsettled)."""
-    if answer is None:
-        return "unknown"
-    if isinstance(answer, bool):
-        return "yes" if answer else "no"
-    if yes_no:
-        raise ValueError(f"a yes/no question cannot be answered with {answer!r}")
-    return str(answer) if isinstance(answer, int) else ", ".join(answer)
 
 
 def listing(names: Sequence[str]) -> str:
@@ -50,15 +24,6 @@ def implication(anchor: str, relation: str, direction: Direction, triples: Seque
     if direction == Direction.IN:
         return fit(f"{listing([t.head for t in triples])} {relation}: {anchor}.")
     return fit(f"{anchor} {relation}: {listing([t.tail for t in triples])}.")
-
-
-def with_plan(implication: str, next_step: tuple[str, str] | None) -> str:
-    """A reasoning step's implication followed by what the route does next: "Next: Serbia, continent."
-    or "Enough to answer.". The stop flag that follows in the reply then reads off words the model
-    wrote itself, and the next anchor and relation are in its history, instead of resting on a bare
-    true/false decided from the question alone."""
-    plan = "Enough to answer." if next_step is None else f"Next: {one_line(next_step[0])}, {next_step[1]}."
-    return f"{fit(implication, MAX_TEXT_CHARS - len(plan) - 1)} {plan}"
 
 
 def facts_explanation(triples: Sequence[Triple], then: str = "") -> str:

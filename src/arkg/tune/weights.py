@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from arkg.synth.wording import PLAN
+from arkg.agents.ark.teacher import PLAN
 
 # The JSON fields whose values are free text explaining a decision, not the decision itself.
 PROSE_FIELDS = frozenset({"implication", "explanation"})

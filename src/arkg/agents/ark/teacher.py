@@ -22,7 +22,8 @@ this anchor, "relation-retry"), then the step's own anchor ("anchor-retry").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,25 +37,46 @@ from arkg.agents.ark.trace import ArkTrace, RelationsRetrieved, StopReason, Trip
 from arkg.agents.answers import MAX_TEXT_CHARS
 from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.strategy import Result
+from arkg.agents.teaching import (
+    RETRY,
+    Case,
+    Led,
+    Lesson,
+    NoLabel,
+    NotFollowed,
+    Pair,
+    Reader,
+    Reading,
+    Reason,
+    RouteStep,
+    SynthOptions,
+    Unsettled,
+    Variant,
+    fit,
+    reply_answer,
+)
 from arkg.agents.trace import TripleRecord
 from arkg.agents.triple_keys import identity
-from arkg.graph.model import Direction, Triple
+from arkg.graph.model import Direction
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
 from arkg.llm.scripted import Reply
-from arkg.synth.capture import NotFollowed, Pair
-from arkg.synth.chains import Reason
-from arkg.synth.pipeline import SynthOptions
-from arkg.synth.readings import NoLabel, Reading
-from arkg.synth.routes import RouteStep
-from arkg.synth.teachers.common import reply_answer
-from arkg.synth.teachers.lesson import RETRY, Case, Led, Lesson, Unsettled, Variant
-from arkg.synth.wording import with_plan
 from arkg.text import one_line
-
-Reader = Callable[[Sequence[Triple]], Reading]
 
 MISTAKE = "mistake"  # the decision of a deliberately wrong reply: run, never kept as a pair
 DETOUR = "detour"  # the decision of a return to the previous anchor: valid, never kept as a pair
+
+# The plan that `with_plan` puts at the end of an implication, in plain text or inside its JSON
+# string (where a name may hold escaped characters): the first word says whether to go on.
+PLAN = re.compile(r'(?<= )(?:Next: (?:[^"\\\n]|\\.)+|Enough to answer)\.$')
+
+
+def with_plan(implication: str, next_step: tuple[str, str] | None) -> str:
+    """A reasoning step's implication followed by what the route does next: "Next: Serbia, continent."
+    or "Enough to answer.". The stop flag that follows in the reply then reads off words the model
+    wrote itself, and the next anchor and relation are in its history, instead of resting on a bare
+    true/false decided from the question alone."""
+    plan = "Enough to answer." if next_step is None else f"Next: {one_line(next_step[0])}, {next_step[1]}."
+    return f"{fit(implication, MAX_TEXT_CHARS - len(plan) - 1)} {plan}"
 
 
 @dataclass

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from arkg.agents.answers import CitedOpen, CitedYesNo
 from arkg.agents.kaping.agent import FactsRetrieved
+from arkg.agents.teaching import Case, Lesson, NoLabel, NotFollowed, Reader, Reason, SynthOptions, Unsettled, Variant, reply_answer
 from arkg.agents.triple_keys import identity
 from arkg.graph.model import Triple
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
 from arkg.llm.scripted import Reply
-from arkg.synth.capture import NotFollowed
-from arkg.synth.chains import Reason
-from arkg.synth.pipeline import SynthOptions
-from arkg.synth.readings import NoLabel, Reading
-from arkg.synth.teachers.common import reply_answer
-from arkg.synth.teachers.lesson import Case, Lesson, Unsettled, Variant
-
-Reader = Callable[[Sequence[Triple]], Reading]
 
 
 @dataclass

@@ -15,12 +15,9 @@ from typing import Any
 from arkg.agents.kg_agent.planner import LineReply
 from arkg.agents.kg_agent.trace import LineAttempt, StopReason
 from arkg.agents.strategy import Result
+from arkg.agents.teaching import Case, Lesson, NotFollowed, Pair, Reason, SynthOptions, Variant
 from arkg.llm.base import Choice, Message, OutputSpec, Sampling
 from arkg.llm.scripted import Reply
-from arkg.synth.capture import NotFollowed, Pair
-from arkg.synth.chains import Reason
-from arkg.synth.pipeline import SynthOptions
-from arkg.synth.teachers.lesson import Case, Lesson, Variant
 
 DECISION = "line"
 

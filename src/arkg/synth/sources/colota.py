@@ -13,10 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from arkg.agents.teaching import Reason
 from arkg.eval.colota import TRIPLES_FIELD, Effect, Question, build_graph, load_dataset
 from arkg.eval.triples_text import ItemError, Resolver, split_items
 from arkg.graph.sqlite_store import SQLiteGraph
-from arkg.synth.chains import Chain, ChainStep, GroundedFact, Reason, Unusable
+from arkg.synth.chains import Chain, ChainStep, GroundedFact, Unusable
 from arkg.synth.grounding import Ungrounded, ground_fact, ground_name
 from arkg.synth.sources.base import Source
 

@@ -7,8 +7,9 @@ entity name). The held-out domains are never among them.
 
 from __future__ import annotations
 
+from arkg.agents.teaching import Reason
 from arkg.graph.sqlite_store import SQLiteGraph
-from arkg.synth.chains import Reason, Unusable
+from arkg.synth.chains import Unusable
 from arkg.synth.domains import DEFAULT_PER_TEMPLATE, TRAINING_DOMAINS, build_domains, generate_questions
 from arkg.synth.grounding import Ungrounded
 from arkg.synth.sources.base import Source

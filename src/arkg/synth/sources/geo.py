@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from arkg.agents.teaching import Reason
 from arkg.datasets.geo import GeoQuestion, read_questions
 from arkg.graph.sqlite_store import SQLiteGraph
-from arkg.synth.chains import Chain, ChainStep, GroundedFact, Reason, Unusable
+from arkg.synth.chains import Chain, ChainStep, GroundedFact, Unusable
 from arkg.synth.grounding import Ungrounded, ground_fact
 from arkg.synth.sources.base import Source
 

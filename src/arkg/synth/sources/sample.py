@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from arkg.agents.candidates import question_ngrams
+from arkg.agents.teaching import Reason
 from arkg.data import SAMPLE_QUESTIONS, sample_graph_path
 from arkg.graph.model import Triple
 from arkg.graph.sqlite_store import SQLiteGraph
-from arkg.synth.chains import Chain, ChainStep, Reason, Unusable
+from arkg.synth.chains import Chain, ChainStep, Unusable
 from arkg.synth.grounding import Ungrounded, ground_fact
 from arkg.synth.sources.base import Source
 
