@@ -19,35 +19,39 @@ from arkg.graph.literals import as_date, as_number
 
 Direction = Literal["less", "greater"]
 
-_LESS = ("before", "earlier", "earliest", "first", "sooner", "fewer", "fewest", "less", "least", "lower", "lowest",
-         "smaller", "smallest", "shorter", "shortest", "cheaper", "cheapest", "prior", "south", "southern",
-         "southernmost", "west", "western", "westernmost")
-_GREATER = ("after", "later", "latest", "last", "more", "most", "higher", "highest", "larger", "largest", "bigger",
-            "biggest", "greater", "greatest", "longer", "longest", "exceed", "exceeds", "newer", "newest", "recent",
-            "taller", "tallest", "north", "northern", "northernmost", "east", "eastern", "easternmost")
+# Words that compare in time (dates), and words that compare quantities (numbers): "more history" or "reach
+# 60,000 before Ikast" mix the two, and no cited value settles them without commonsense.
+_EARLIER = ("before", "earlier", "earliest", "first", "sooner", "prior")
+_LATER = ("after", "later", "latest", "last", "newer", "newest", "recent")
+_LESS = ("fewer", "fewest", "less", "least", "lower", "lowest", "smaller", "smallest", "shorter", "shortest", "cheaper",
+         "cheapest", "south", "southern", "southernmost", "west", "western", "westernmost")
+_GREATER = ("more", "most", "higher", "highest", "larger", "largest", "bigger", "biggest", "greater", "greatest", "longer",
+            "longest", "exceed", "exceeds", "taller", "tallest", "north", "northern", "northernmost", "east", "eastern",
+            "easternmost")
 # Compare only before a number ("over 500 beds"); elsewhere they place ("released under a license").
 _BEFORE_A_NUMBER = {"over": "greater", "above": "greater", "under": "less", "below": "less"}
 _AGE = {"older": "greater", "oldest": "greater", "younger": "less", "youngest": "less"}
 _WORD = re.compile(r"[a-z]+")
 
 
-def direction(question: str, dated: bool = False) -> Direction | None:
-    """Which way the question compares (the first comparative word it writes), or None."""
+def direction(question: str, dated: bool | None = None) -> Direction | None:
+    """Which way the question compares values that are dates (`dated`) or numbers (the first comparative
+    word of their sort it writes); None where it writes none. With `dated` None: whether it compares at all."""
     words = _WORD.findall(question.lower())
     numbered = re.findall(r"\b(over|above|under|below)\s+(?:\d|(?:" + "|".join(_NUMBER_WORDS) + r")\b)", question.lower())
     for word in words:
-        if word in numbered:
+        if word in numbered and not dated:
             return _BEFORE_A_NUMBER[word]  # type: ignore[return-value]
         if word in _AGE:
             age: Direction = _AGE[word]  # type: ignore[assignment]
             # An older thing has the earlier date, or the larger age.
             return ("less" if age == "greater" else "greater") if dated else age
-        if word in ("longer", "longest") and dated:
+        if dated is not False and word in _EARLIER + _LATER:
+            return "less" if word in _EARLIER else "greater"
+        if dated and word in ("longer", "longest"):
             return "less"  # in post longer: since an earlier date
-        if word in _LESS:
-            return "less"
-        if word in _GREATER:
-            return "greater"
+        if not dated and word in _LESS + _GREATER:
+            return "less" if word in _LESS else "greater"
     return None
 
 
@@ -64,6 +68,14 @@ def _key(value: str) -> tuple[int, float] | None:
     return (1, year * 400 + (month or 0) * 32 + (day or 0))
 
 
+def _keys(values: Sequence[str]) -> list[tuple[int, float] | None]:
+    """The keys of values compared together: a bare year among dates counts as the start of that year."""
+    keys = [_key(value) for value in values]
+    if any(key is not None and key[0] == 1 for key in keys):
+        keys = [(1, key[1] * 400) if key is not None and key[0] == 0 and key[1] == int(key[1]) and 1000 <= key[1] <= 2100 else key for key in keys]
+    return keys
+
+
 def dated(values: Sequence[str]) -> bool:
     """Whether the values are dates (or years), so that "older" means earlier."""
     keys = [_key(value) for value in values]
@@ -73,13 +85,13 @@ def dated(values: Sequence[str]) -> bool:
 
 
 def comparable(values: Sequence[str]) -> bool:
-    keys = [_key(value) for value in values]
+    keys = _keys(values)
     return bool(keys) and all(key is not None for key in keys) and len({key[0] for key in keys if key}) == 1
 
 
 def compared(first: str, second: str, way: Direction) -> bool | None:
     """Whether `first` stands `way` of `second` (None: they do not compare)."""
-    a, b = _key(first), _key(second)
+    a, b = _keys([first, second])
     if a is None or b is None or a[0] != b[0]:
         return None
     return a[1] < b[1] if way == "less" else a[1] > b[1]
@@ -87,7 +99,7 @@ def compared(first: str, second: str, way: Direction) -> bool | None:
 
 def extreme(values: Mapping[str, str], way: Direction) -> list[str]:
     """The names whose value is the smallest ("less") or largest; empty when the values do not compare."""
-    keys = {name: _key(value) for name, value in values.items()}
+    keys = dict(zip(values, _keys(list(values.values()))))
     if not keys or any(key is None for key in keys.values()) or len({key[0] for key in keys.values() if key}) != 1:
         return []
     pick = min if way == "less" else max

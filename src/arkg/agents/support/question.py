@@ -132,7 +132,12 @@ class AskedQuestion:
                 fitting.append((relation, chosen))
         if not fitting:
             return None
-        return max(fitting, key=lambda item: (len(item[1]), self.words.fit(item[0], with_names=True)))
+        best = max(fitting, key=lambda item: (len(item[1]), self.words.fit(item[0], with_names=True)))
+        # Several relations to compare and the question names none ("greater longevity" over dates of birth
+        # and death): which one it means is commonsense, not a cited value.
+        if len(fitting) > 1 and self.words.fit(best[0], with_names=True) == 0:
+            return None
+        return best
 
     def _edge_counts(self, nodes: Sequence[str]) -> tuple[str, dict[str, str]] | None:
         """"Does Montenegro border more countries than Finland?": how many edges of one relation fitting the
