@@ -270,7 +270,7 @@ def test_a_bulk_load_builds_the_folded_names_aside_and_leaves_no_scratch_file(
 
 
 def test_a_failure_aside_or_in_the_load_leaves_nothing_behind(tmp_path: Path, source: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An error of the folded names' thread (here a name its table refuses) is the load's: rolled back,
+    """An error of the folded names' thread (here a row its table refuses) is the load's: rolled back,
     no thread and no scratch file left; so are a bad line and Ctrl-C while the thread works."""
     monkeypatch.setattr(sqlite_store, "BATCH_SIZE", 50)
     refusing = sqlite_store._ENTITY_FOLDED_TABLE.replace("id INTEGER NOT NULL", "id INTEGER NOT NULL CHECK (id < 150)")

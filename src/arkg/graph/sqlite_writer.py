@@ -129,7 +129,8 @@ class BatchWriter:
             sql = "INSERT OR IGNORE INTO edges(head, rel, tail, props) VALUES (?, ?, ?, ?)"
             added = conn.executemany(sql, batch.edges).rowcount
         else:
-            added = conn.execute(f"INSERT OR IGNORE INTO edges(head, rel, tail, props) {_EDGE_COLUMNS}", (batch.edges_json,)).rowcount
+            sql = f"INSERT OR IGNORE INTO edges(head, rel, tail, props) {_EDGE_COLUMNS}"
+            added = conn.execute(sql, (batch.edges_json,)).rowcount
         if added == len(batch.relation_ids):
             self._added.update(batch.relation_ids)
         elif added:  # the store held some of them: count the rows this batch added (new ids are above the newest)
