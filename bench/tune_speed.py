@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--after", help="git revision of the second version (default: the working tree)")
     parser.add_argument("--steps", type=int, default=6, help="optimizer steps per run")
     parser.add_argument("--batch", type=int, default=4, help="examples per step")
-    parser.add_argument("--heldout", type=int, default=24, help="pairs kept out of training for the loss")
+    parser.add_argument("--heldout", type=int, default=12, help="pairs kept out of training for the loss (0: time only)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--lr", type=float, default=1e-3)
@@ -68,9 +68,11 @@ def main() -> None:
             result["load"] = load
             runs[side].append(result)
             print(f"round {round_ + 1}, {side}: {result}", file=sys.stderr)
-    losses = {"untuned": _child(sources["after"], arguments, "heldout", "--pairs-file", str(heldout))}
-    for side in sources:
-        losses[side] = _child(sources["after"], arguments, "heldout", "--pairs-file", str(heldout), "--adapter", runs[side][0]["adapter"])
+    losses = {side: {"loss": float("nan")} for side in ("untuned", *sources)}
+    if arguments.heldout:
+        losses["untuned"] = _child(sources["after"], arguments, "heldout", "--pairs-file", str(heldout))
+        for side in sources:
+            losses[side] = _child(sources["after"], arguments, "heldout", "--pairs-file", str(heldout), "--adapter", runs[side][0]["adapter"])
     rate = {side: statistics.median(run["tokens_per_s"] for run in side_runs) for side, side_runs in runs.items()}
     ratios = [after["tokens_per_s"] / before["tokens_per_s"] for before, after in zip(runs["before"], runs["after"])]
     loads = [run["load"] for side_runs in runs.values() for run in side_runs]
