@@ -96,9 +96,9 @@ class CitedGraph:
         alone: two counts that both give 1 link nothing)."""
         return {node: distance for node, (distance, _) in self._search(starts, facts_only).items()}
 
-    def chain(self, starts: Iterable[str], target: str) -> list[int]:
+    def chain(self, starts: Iterable[str], target: str, facts_only: bool = False) -> list[int]:
         """The cited facts along one shortest chain from `starts` to `target` (empty: none reaches it)."""
-        found = self._search(starts)
+        found = self._search(starts, facts_only)
         facts: list[int] = []
         node = target
         while node in found and (previous := found[node][1]) is not None:

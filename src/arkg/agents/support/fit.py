@@ -76,9 +76,8 @@ class QuestionWords:
         text = fold(question)
         # Every word, for the relation an answer followed: "on which continent" fits `continent`.
         self.all_words = [word for word in _words(text) if word not in _FUNCTION_WORDS]
-        # The noun after "which", "what" or "how many" is the kind asked for ("which country"), and so is
-        # any word that names a kind of the KG ("the countries that border Qatar"): neither names a relation.
-        text = re.sub(r"\b(which|what|how many)\s+[^\W\d_]+", r"\1", text)
+        # A word that names a kind of the KG ("which country", "the countries that border Qatar") asks for
+        # things of that kind, not for a relation of that name; "what floor" asks for the `floor`.
         if is_kind is not None:
             text = " ".join(word for word in text.split() if not (word.isalpha() and _names_kind(word, is_kind)))
         self.rival_words = [word for word in _words(text) if word not in _FUNCTION_WORDS]

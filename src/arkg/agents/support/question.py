@@ -96,10 +96,12 @@ class AskedQuestion:
     def _asked_kind(self) -> tuple[str, bool] | None:
         """What a "which/what X" question asks for, where X is an entity of the KG, and whether it is a type."""
         assert self.lookups is not None
-        words = self.question.replace("?", " ").split()
+        words = self.question.replace("?", " ").replace(".", " ").split()
         for index, word in enumerate(words):
-            if word.lower() not in ("which", "what"):
+            if word.lower() not in ("which", "what", "list", "name"):
                 continue
+            while index + 1 < len(words) and words[index + 1].lower() in ("the", "all", "every"):
+                index += 1  # "List the contractors"
             following = [w.strip(",.;:'’").lower() for w in words[index + 1 : index + 4]]
             for size in range(len(following), 0, -1):
                 phrase = " ".join(following[:size])

@@ -18,6 +18,8 @@ from arkg.graph.model import Direction, triple_key
 
 # "Do A and B use the same license?"
 _SAME = re.compile(r"\bsame\b", re.IGNORECASE)
+# "Does X have a pet?", "Is there a ...": a question whose True one edge of the relation it names can show.
+_EXISTENCE = re.compile(r"^\s*(?:does|do|did|has|have|had)\b[^?]*\b(?:have|has|had|any)\b|^\s*(?:is|are|was|were) there\b", re.IGNORECASE)
 _MAX_HOPS = 3  # levels a closed-world reading follows
 _LISTED = 6  # values a closed-world note lists before "and N more"
 # Entities where a reading stopped whose edges are looked at for one to an asked name (bounds the lookups).
@@ -103,24 +105,44 @@ class YesNo(AskedQuestion):
         return None if verdict is None else (verdict, shown)
 
     def _true(self, targets: list[str]) -> list[str]:
-        if len(targets) == 1 and self._has_named_edge(targets[0]):
+        if len(targets) == 1 and _EXISTENCE.match(self.question) and self._has_named_edge(targets[0]):
             return []  # "Does Yui Yuigahama have a pet?": an edge of the relation the question names
         if len(targets) < 2:
             return [f"no cited fact links {self._shown(targets[0]) if targets else 'the question'} to what it asks"]
+        if _SAME.search(self.question):
+            return self._the_same(targets)
         anchor = targets[0]
         unlinked = [self._shown(target) for target in targets[1:] if not self._reaches(anchor, target)]
         if unlinked:
             return [f"no cited fact links {self._shown(anchor)} to {', '.join(unlinked)}"]
-        nodes = {anchor, *targets}
+        nodes, on_chain = {anchor, *targets}, []
         for target in targets[1:]:
-            end = target if target in self.facts.names else next(n for n in self.facts.reached([anchor]) if holds(n, target))
-            for index in self.facts.chain([anchor], end):
+            end = target if target in self.facts.names else next(n for n in self.facts.reached([anchor], facts_only=True) if holds(n, target))
+            for index in self.facts.chain([anchor], end, facts_only=True):
                 fact = self.cited[index]
+                on_chain.append(fact)
                 nodes |= {fold(fact.head), fold(fact.tail)}
                 near = fact.head if fold(fact.head) in nodes else fact.tail
                 if (rival := self._rival(fact.relation, near)) is not None:
                     return [f"({fact.head}, {fact.relation}, {fact.tail}) is not what the question asks: it asks about `{rival}`"]
-        return self._skipped_relations(nodes)
+        if self.lookups is not None and (named := self._named_unfollowed(nodes, {fact.relation for fact in on_chain})):
+            return [f"the question asks about `{named[0]}` ({named[1]}), which the cited chain from {self._shown(anchor)} does not follow"]
+        relations = {fact.relation for fact in on_chain}
+        if len(targets) == 2 and len(on_chain) > 1 and len(relations) == 1 and self.words.names(next(iter(relations))):
+            # "Does Gideon report to Halima?" asks for one edge; two who report to the same person are no answer.
+            return [f"the cited facts link {self._shown(anchor)} and {self._shown(targets[1])} only through {len(on_chain) - 1} other entities"]
+        return []
+
+    def _the_same(self, targets: list[str]) -> list[str]:
+        """"Do A and B work out of the same office?" answered True: an entity both reach by one cited relation."""
+        ends: dict[tuple[str, str], set[str]] = {}
+        for fact in self.cited:
+            for near, far in ((fold(fact.head), fold(fact.tail)), (fold(fact.tail), fold(fact.head))):
+                if near in targets and far not in targets:
+                    ends.setdefault((fact.relation, far), set()).add(near)
+        if any(len(reached) >= 2 and self._rival(relation, self._shown(next(iter(reached)))) is None for (relation, _), reached in ends.items()):
+            return []
+        return [f"no cited fact shows one entity that {' and '.join(self._shown(t) for t in targets)} share"]
 
     def _false(self, targets: list[str]) -> Support:
         for anchor in targets:
