@@ -7,12 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from support.question_kg import kg_triples
+from support.question_kg import question_kg_store
 from typer.testing import CliRunner
 
 from arkg.cli import app
 from arkg.eval.datasets import open_dataset
-from arkg.graph.sqlite_store import SQLiteGraph
 
 
 runner = CliRunner()
@@ -20,10 +19,7 @@ runner = CliRunner()
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("kg") / "kg.db"
-    with SQLiteGraph(path) as graph:
-        graph.add_triples(kg_triples())
-    return path
+    return question_kg_store(tmp_path_factory.mktemp("kg"))
 
 
 def test_questions_are_written_and_arkg_eval_reads_them_over_the_store(db: Path, tmp_path: Path) -> None:

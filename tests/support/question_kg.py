@@ -5,7 +5,10 @@ be read as their tails."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from arkg.graph.model import Triple
+from arkg.graph.sqlite_store import SQLiteGraph
 
 PEOPLE = "Ada Lind, Boris Kemp, Cora Vale, Dmitri Ash, Elena Frost, Felix Grau, Greta Holm, Hugo Ibsen, Ines Juhl, Jonas Kruse".split(", ")
 CITIES = ["Arlen", "Brisk", "Corvo", "Dunmere", "Elst", "Fenwick", "Springfield"]
@@ -47,3 +50,11 @@ def kg_triples() -> list[Triple]:
         triples += [t(f"Model M{number}", "est", "product"), t(design, "est", "design")]
         triples += [t(design, "material", "steel"), t(design, "colour", f"Hue {number}"), t(design, "weight", f"{100 + number}"), t(design, "rank", f"{number}")]
     return triples
+
+
+def question_kg_store(folder: Path) -> Path:
+    """The KG written into a new SQLite store file in `folder`."""
+    path = folder / "kg.db"
+    with SQLiteGraph(path) as graph:
+        graph.add_triples(kg_triples())
+    return path

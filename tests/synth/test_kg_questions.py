@@ -12,7 +12,7 @@ import random
 from contextlib import closing
 
 import pytest
-from support.question_kg import MEMBER_OF, MISLEADING, kg_triples
+from support.question_kg import question_kg_store, MEMBER_OF, MISLEADING
 
 from arkg.graph.model import Triple
 from arkg.graph.open import open_graph
@@ -27,10 +27,7 @@ from arkg.synth.programs import Program, answer_of, run_program, same_answer
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("kg") / "kg.db"
-    with SQLiteGraph(path) as graph:
-        graph.add_triples(kg_triples())
-    return path
+    return question_kg_store(tmp_path_factory.mktemp("kg"))
 
 
 @pytest.fixture(scope="module")
