@@ -125,8 +125,11 @@ class YesNo(AskedQuestion):
                 near = fact.head if fold(fact.head) in nodes else fact.tail
                 if (rival := self._rival(fact.relation, near)) is not None:
                     return [f"({fact.head}, {fact.relation}, {fact.tail}) is not what the question asks: it asks about `{rival}`"]
-        if self.lookups is not None and (named := self._named_unfollowed(nodes, {fact.relation for fact in on_chain})):
-            return [f"the question asks about `{named[0]}` ({named[1]}), which the cited chain from {self._shown(anchor)} does not follow"]
+        # Each relation the question names is followed at the entities the chain passes ("a student with a
+        # pet": the pet edge of the same person), not merely somewhere among the citations.
+        touching = {fact.relation for fact in self.cited if nodes & {fold(fact.head), fold(fact.tail)}}
+        if self.lookups is not None and (named := self._named_unfollowed(nodes, touching)):
+            return [f"the question asks about `{named[0]}` ({named[1]}), which no cited fact at {self._shown(anchor)}'s chain follows"]
         relations = {fact.relation for fact in on_chain}
         if len(targets) == 2 and len(on_chain) > 1 and len(relations) == 1 and self.words.names(next(iter(relations))):
             # "Does Gideon report to Halima?" asks for one edge; two who report to the same person are no answer.
