@@ -61,6 +61,9 @@ ARKG = Path(sys.executable).with_name("arkg")  # the installed program, entry po
 # place: a SIGINT before that lands in Python's start or pip's script wrapper, before arkg's code runs.
 GUARDED = """
 import signal, sys
+# As from a terminal: a test run started as a background job of a non-interactive shell (a CI runner,
+# `cmd &` in a script) hands its children an ignored SIGINT, which arkg rightly leaves ignored.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 install = signal.signal
 def watch(signum, handler):
     previous = install(signum, handler)
