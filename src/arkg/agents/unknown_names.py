@@ -59,6 +59,7 @@ def missing_names(kg: KnowledgeGraph, question: str, entities: Sequence[str] = (
         folded = fold(name)
         if any(fuzz.ratio(fold(match.name), folded) >= SAME_NAME or holds(fold(match.name), folded) for match in matches):
             continue
-        closest = sorted(matches, key=lambda match: -fuzz.WRatio(fold(match.name), folded))[:CLOSEST_SHOWN]
+        # Whole words first: "Marie Kowalska" is nearer "Marie Curie" than "Paris", which shares letters.
+        closest = sorted(matches, key=lambda match: -fuzz.token_set_ratio(fold(match.name), folded))[:CLOSEST_SHOWN]
         missing.append(MissingName(name=name, closest=[match.name for match in closest]))
     return missing
