@@ -79,7 +79,7 @@ class QuestionWords:
         # A word that names a kind of the KG ("which country", "the countries that border Qatar") asks for
         # things of that kind, not for a relation of that name; "what floor" asks for the `floor`.
         if is_kind is not None:
-            text = " ".join(word for word in text.split() if not (word.isalpha() and _names_kind(word, is_kind)))
+            text = _without_kinds(text, is_kind)
         self.rival_words = [word for word in _words(text) if word not in _FUNCTION_WORDS]
         for name in sorted({fold(name) for name in names if name}, key=len, reverse=True):
             text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", text)
@@ -144,9 +144,28 @@ def _without_plurals_of(relation: str, words: list[str]) -> list[str]:
     return [word for word in words if word not in plurals]
 
 
-def _names_kind(word: str, is_kind: Callable[[str], bool]) -> bool:
-    singulars = [word, word[:-1] if word.endswith("s") else "", word[:-3] + "y" if word.endswith("ies") else ""]
-    return any(form and is_kind(form) for form in singulars)
+def _without_kinds(text: str, is_kind: Callable[[str], bool]) -> str:
+    """The text less the runs of up to three words that name a kind, longest first ("medical school" as one
+    kind, so that "medical" is left to no `medical director`), a plural read as its singular."""
+    words = text.split()
+    kept: list[str] = []
+    start = 0
+    while start < len(words):
+        size = next((n for n in (3, 2, 1) if start + n <= len(words) and _names_kind(words[start : start + n], is_kind)), 0)
+        if size:
+            start += size
+        else:
+            kept.append(words[start])
+            start += 1
+    return " ".join(kept)
+
+
+def _names_kind(words: list[str], is_kind: Callable[[str], bool]) -> bool:
+    if not all(word.isalpha() for word in words):
+        return False
+    *first, last = words
+    singulars = [last, last[:-1] if last.endswith("s") else "", last[:-3] + "y" if last.endswith("ies") else ""]
+    return any(form and is_kind(" ".join([*first, form])) for form in singulars)
 
 
 def _dense_rival(question: str, relation: str, rivals: list[str]) -> str | None:

@@ -107,7 +107,7 @@ class OpenAnswers(AskedQuestion):
         if values is None:
             return ["no cited value of one relation for every entity the question compares"]
         relation, by_entity = values
-        compared = [node for node in dict.fromkeys([*self.asked, *self._targets()]) if as_number(node) is None and not self._is_kind(node)]
+        compared = [node for node in dict.fromkeys([*self.asked, *self.targets]) if as_number(node) is None and not self._is_kind(node)]
         missing = [self._shown(node) for node in compared if node not in by_entity and self._compared_in_question(node)]
         if missing:
             return [f"no cited `{relation}` of {', '.join(missing)} to compare"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 
 from arkg.agents.candidates import named_in_question
 from arkg.agents.support import compare
@@ -168,8 +169,10 @@ class AskedQuestion:
         values = [t.tail for t in self.cited if fold(t.head) in self.asked]
         return compare.dated(values) if values else False
 
-    def _targets(self) -> list[str]:
-        """What a yes/no question is about: its entities, the KG's entities it names, the names it writes (folded)."""
+    @cached_property
+    def targets(self) -> list[str]:
+        """What a yes/no question is about: its entities, the KG's entities it names, the names it writes
+        (folded); worked out once per check, the rules ask it again and again."""
         targets = [node for node in self.asked]
         if self.lookups is not None:
             for name in named_in_question(self.question, self.lookups.has):
@@ -199,7 +202,7 @@ class AskedQuestion:
 
     def _rival(self, relation: str, entity: str) -> str | None:
         """A relation of `entity` that fits the question clearly better than `relation` (None: it fits)."""
-        if is_type_relation(relation) and self._asks_kind():
+        if is_type_relation(relation) and self.asks_kind:
             return None
         if self.lookups is not None:
             others = [name for name, _ in self.lookups.relations(entity)]
@@ -209,11 +212,12 @@ class AskedQuestion:
         # "the school Daniel trained at"): it is no rival here.
         return self.words.beaten(relation, [other for other in others if other not in self.followed])
 
-    def _asks_kind(self) -> bool:
+    @cached_property
+    def asks_kind(self) -> bool:
         """Whether a name of the question is a kind of the KG (a type relation's value is then what it asks)."""
         if self.lookups is None:
             return False
-        return any(self.lookups.is_type(self.facts.names.get(target, target)) for target in self._targets())
+        return any(self.lookups.is_type(self.facts.names.get(target, target)) for target in self.targets)
 
     def _skipped_relations(self, nodes: Iterable[str]) -> list[str]:
         """A relation the question names outright (at an entity on the way, or anywhere in a KG that

@@ -42,7 +42,7 @@ class YesNo(AskedQuestion):
             else:
                 reasons += self._skipped_relations(self.facts.reached(self.asked))
             return Support(supported=not reasons, reasons=reasons)
-        targets = self._targets()
+        targets = self.targets
         if answer:
             reasons += self._true(targets)
             return Support(supported=not reasons, reasons=reasons)
@@ -54,7 +54,7 @@ class YesNo(AskedQuestion):
         """Whether the question compares values: a comparative word, and two entities or a number of its own."""
         if compare.direction(self._without()) is None:
             return False
-        entities = [node for node in dict.fromkeys([*self.asked, *self._targets()]) if as_number(node) is None and not self._is_kind(node)]
+        entities = [node for node in dict.fromkeys([*self.asked, *self.targets]) if as_number(node) is None and not self._is_kind(node)]
         return len(entities) >= 2 or compare.threshold(self.question, [self._shown(node) for node in entities]) is not None
 
     def _computed_verdict(self) -> bool | None:
@@ -121,8 +121,8 @@ class YesNo(AskedQuestion):
             for index in self.facts.chain([anchor], end, facts_only=True):
                 fact = self.cited[index]
                 on_chain.append(fact)
+                near = fact.head if fold(fact.head) in nodes else fact.tail  # the end the chain came from
                 nodes |= {fold(fact.head), fold(fact.tail)}
-                near = fact.head if fold(fact.head) in nodes else fact.tail
                 if (rival := self._rival(fact.relation, near)) is not None:
                     return [f"({fact.head}, {fact.relation}, {fact.tail}) is not what the question asks: it asks about `{rival}`"]
         # Each relation the question names is followed at the entities the chain passes ("a student with a
@@ -143,7 +143,8 @@ class YesNo(AskedQuestion):
             for near, far in ((fold(fact.head), fold(fact.tail)), (fold(fact.tail), fold(fact.head))):
                 if near in targets and far not in targets:
                     ends.setdefault((fact.relation, far), set()).add(near)
-        if any(len(reached) >= 2 and self._rival(relation, self._shown(next(iter(reached)))) is None for (relation, _), reached in ends.items()):
+        # The relation must fit at every entity that reaches the shared one (a set's first member is no choice).
+        if any(len(reached) >= 2 and all(self._rival(relation, self._shown(node)) is None for node in reached) for (relation, _), reached in ends.items()):
             return []
         return [f"no cited fact shows one entity that {' and '.join(self._shown(t) for t in targets)} share"]
 
@@ -287,7 +288,7 @@ class _ClosedWorld:
                     other = fold(edge.tail if direction is Direction.OUT else edge.head)
                     if other in targets and triple_key(edge) not in check.keys:
                         return f"the KG links {name} to {check._shown(other)} by `{relation}`, which was not read"
-        if check._asks_kind():
+        if check.asks_kind:
             for node in frontier:
                 name = check._shown(node)
                 kinds = [relation for relation, _ in lookups.relations(name) if is_type_relation(relation) and relation not in followed]
