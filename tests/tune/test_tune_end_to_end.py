@@ -99,3 +99,12 @@ def test_train_stop_resume_export_and_answer_through_llama_cpp(tmp_path: Path) -
     with pytest.raises(ModelError, match=r"broken.json: not valid JSON"):
         tune(data, tmp_path / "other", OPTIONS, from_adapter=broken)
     assert not (tmp_path / "other").exists()
+
+
+def test_a_spent_time_budget_ends_training_and_exports_what_it_has(tmp_path: Path) -> None:
+    data = write_pairs(tmp_path / "pairs.jsonl")
+    ended = tune(data, tmp_path / "run", OPTIONS, threads=1, end_now=lambda: True)
+    # Ended after the first of two steps: finished all the same, the adapter exported with the steps it had.
+    assert (ended.finished, ended.steps, ended.total_steps) == (True, 1, 2)
+    assert ended.adapter is not None and ended.adapter.is_file()
+    assert json.loads(ended.sidecar.read_text(encoding="utf-8"))["steps"] == 1

@@ -79,6 +79,7 @@ def tune(
     on_phase: Callable[[Phase], None] = lambda phase: None,
     on_progress: Callable[[StepProgress], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
+    end_now: Callable[[], bool] = lambda: False,
 ) -> TuneResult:
     """Tune a LoRA adapter of `base_model` (the bundled GGUF when None) on the pairs in `data`.
 
@@ -87,7 +88,8 @@ def tune(
     default, one per core). micro_batch_size: examples per forward pass, a divisor of the batch size
     (None: the whole batch); it bounds the memory without changing the steps, so a run resumes with
     another. `should_stop` is polled after each step: True saves a checkpoint and
-    returns an unfinished result.
+    returns an unfinished result. `end_now`, polled likewise, ends training at that step and exports the
+    adapter as it stands (a time budget spent; the sidecar records the steps run).
     """
     require_train_extra()
     import torch
@@ -144,6 +146,7 @@ def tune(
         micro_batch_size=micro,
         on_progress=on_progress,
         should_stop=should_stop,
+        end_now=end_now,
     )
     result = TuneResult(
         out=out,

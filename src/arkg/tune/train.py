@@ -84,8 +84,12 @@ def train_adapter(
     micro_batch_size: int | None = None,
     on_progress: Callable[[StepProgress], None] | None = None,
     should_stop: Callable[[], bool] = lambda: False,
+    end_now: Callable[[], bool] = lambda: False,
 ) -> TrainOutcome:
     """Train a LoRA adapter on `examples`, checkpointing into `checkpoints` and resuming from it.
+
+    `should_stop` and `end_now` are polled after each step: the first pauses the run (a checkpoint, and an
+    unfinished outcome to resume), the second ends it there, finished (a time budget spent).
 
     initial_adapter: an adapter file (GGUF, as exported) to start from instead of peft's fresh one
     (whose B is zero); a resumed run starts from its checkpoint instead. micro_batch_size: examples
@@ -127,6 +131,7 @@ def train_adapter(
     earlier_s = _elapsed_at(resume)
     started = {"at": None, "step": 0}
     tokens = {"seen": 0}
+    ended = {"early": False}
 
     class Reporter(TrainerCallback):
         def on_step_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
@@ -153,7 +158,9 @@ def train_adapter(
             )
 
         def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
-            if should_stop():
+            pause, end = should_stop(), end_now()
+            if pause or end:
+                ended["early"] = end and not pause
                 control.should_save = True
                 control.should_training_stop = True
 
@@ -229,7 +236,7 @@ def train_adapter(
         peft_model=peft_model,
         steps=state.global_step,
         total_steps=state.max_steps,
-        finished=state.global_step >= state.max_steps,
+        finished=ended["early"] or state.global_step >= state.max_steps,
         final_loss=sum(recent) / len(recent) if recent else None,
         losses=losses,
         train_s=earlier_s + session_s,
