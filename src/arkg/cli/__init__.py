@@ -31,6 +31,7 @@ _COMMAND_MODULES = {
     "synth": "synth",
     "tune": "tune",
     "merge-adapters": "tune",
+    "adapt": "adapt",
     "kg": "kg",
     "geo": "geo",
 }

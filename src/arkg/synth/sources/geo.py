@@ -18,20 +18,21 @@ from arkg.synth.sources.base import Source
 NAME = "geo"
 
 
-def geo_source(db: str | Path, questions: str | Path) -> Source:
-    """The chains of a geography question file over the geography store it was generated from."""
+def geo_source(db: str | Path, questions: str | Path, name: str = NAME) -> Source:
+    """The chains of a question file with gold programs (`arkg geo questions`, `arkg questions`) over the
+    store it was generated from; `name` is the source's name in the pairs and their provenance."""
     kg = SQLiteGraph(db, create=False)
     try:
         read = read_questions(questions)
     except BaseException:
         kg.close()
         raise
-    source = Source(NAME, kg, files=(Path(questions),), kg_file=Path(db))
+    source = Source(name, kg, files=(Path(questions),), kg_file=Path(db))
     for question in read:
         try:
-            source.chains.append(question_chain(kg, question))
+            source.chains.append(question_chain(kg, question, name))
         except Ungrounded as error:
-            source.unusable.append(Unusable(NAME, question.id, "chain", Reason.UNGROUNDED, str(error), question.split))
+            source.unusable.append(Unusable(name, question.id, "chain", Reason.UNGROUNDED, str(error), question.split))
     return source
 
 
