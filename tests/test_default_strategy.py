@@ -85,3 +85,47 @@ def test_mcp(model: str | None, expected: str) -> None:
                 return (await client.call_tool("kg_info", {})).structured_content["strategy"]
 
     assert asyncio.run(asyncio.wait_for(strategy(), 30)) == expected
+
+
+@pytest.fixture
+def adapted_sample(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The sample KG adapted by `arkg adapt`, ark scoring best: its record and ark's adapter in the cache."""
+    from adapted_records import write_record
+
+    from arkg.llm.adapted import adapted_folder
+
+    monkeypatch.setenv("ARKG_CACHE_DIR", str(tmp_path / "cache"))
+    folder = adapted_folder(None)
+    write_record(folder, best="ark")
+    return folder / "adapted-ark.gguf"
+
+
+def test_after_adapt_every_command_takes_the_kgs_best_strategy_and_adapter(tmp_path: Path, adapted_sample: Path, no_real_model: list[str]) -> None:
+    adapter = f"llamacpp:+{adapted_sample}"
+    assert BUNDLED_MODEL_STRATEGY != "ark"  # otherwise this would not tell the record's choice from the rule's
+    asked = CliRunner().invoke(app, ["ask", QUESTION])
+    assert asked.exit_code == 0, asked.output
+    assert "strategy: ark (the best on this KG's test questions after arkg adapt); others: " in asked.output
+    assert no_real_model[-1] == adapter
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"question": QUESTION, "answer": True}) + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    evaluated = CliRunner().invoke(app, ["eval", str(questions), "--db", "sample", "--out", str(out)])
+    assert evaluated.exit_code in (0, 3), evaluated.output
+    assert json.loads(out.read_text(encoding="utf-8").splitlines()[0])["strategy"] == "ark" and no_real_model[-1] == adapter
+
+    with TestClient(create_app(Session(None), ServerConfig()), base_url="http://127.0.0.1") as client:
+        assert client.get("/api/info").json()["strategy"] == "ark"
+
+    async def strategy() -> str:
+        with Session(None) as session, mcp_server(session, McpConfig()) as server:
+            async with Client(server) as client:
+                return (await client.call_tool("kg_info", {})).structured_content["strategy"]
+
+    assert asyncio.run(asyncio.wait_for(strategy(), 30)) == "ark"
+    # A model named, or a strategy: the record is not consulted for what was named.
+    named = CliRunner().invoke(app, ["ask", QUESTION, "--model", "test"])
+    assert "strategy: ark (the default)" in named.output and no_real_model[-1] == "test"
+    other = CliRunner().invoke(app, ["ask", QUESTION, "--strategy", "kg-agent"])
+    assert other.exit_code == 0 and no_real_model[-1] == "llamacpp:tuned-kg-agent"

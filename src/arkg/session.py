@@ -27,6 +27,7 @@ from arkg.agents.abstention import Abstaining, Abstention
 from arkg.agents.run import EventCallback
 from arkg.graph import open_graph
 from arkg.graph.model import KnowledgeGraph
+from arkg.llm.adapted import ADAPTER_PREFIX, kg_model_spec, read_adapted
 from arkg.llm.base import ChatModel, Sampling
 from arkg.llm.spec import default_model_spec, model_name_parts, open_model, parse_model_spec
 
@@ -44,10 +45,16 @@ class Session:
         cache: bool | str | Path = True,
         timeout: float | None = None,
         retries: int | None = None,
+        kg_spec: str | Path | None = None,
     ) -> None:
+        """kg_spec: the spec a KnowledgeGraph given as `db` was opened from, so that its `arkg adapt`
+        adapters are used as they are when `db` is the spec itself."""
         if isinstance(model, str):
             parse_model_spec(model)  # a mistyped spec is refused before anything opens
         self.kg = db if isinstance(db, KnowledgeGraph) else open_graph(db)
+        # The spec the KG was opened from, whose `arkg adapt` adapters a run naming no model uses.
+        self._kg_spec = kg_spec if isinstance(db, KnowledgeGraph) else db
+        self._adapted = read_adapted(self._kg_spec) if model is None and (kg_spec is not None or not isinstance(db, KnowledgeGraph)) else None
         self._model = model
         self._options: dict[str, Any] = {"cache": cache, "timeout": timeout, "retries": retries}
         self._loaded: dict[Path, Any] = {}  # llama.cpp weights by GGUF file, shared by specs that differ in adapter
@@ -59,7 +66,10 @@ class Session:
         strategy's tuned adapter. Opened on first use; the bundled weights are loaded once for all."""
         if isinstance(self._model, ChatModel):
             return self._model
-        return self._open(self._model or default_model_spec(strategy_info(strategy).tuned_adapter))
+        if self._model is not None:
+            return self._open(self._model)
+        tuned = strategy_info(strategy).tuned_adapter
+        return self._open(kg_model_spec(self._kg_spec, strategy, tuned) if self._adapted is not None else default_model_spec(tuned))
 
     @property
     def model_name(self) -> str:
@@ -85,7 +95,7 @@ class Session:
     @property
     def default_strategy(self) -> str:
         """The strategy of a question that names none, for this session's model (arkg.agents.default_strategy)."""
-        return default_strategy(self._model)
+        return default_strategy(self._model, self._adapted.best_strategy if self._adapted is not None else None)
 
     @property
     def default_abstention(self) -> Abstention:
@@ -139,5 +149,7 @@ def model_label(name: str) -> str:
     base, adapter = model_name_parts(name)
     if adapter is None:
         return f"{base}, no adapter"
+    if adapter.startswith(ADAPTER_PREFIX):
+        return f"{base} + {adapter} (tuned for this KG by arkg adapt)"
     tuned_for = [info.name for info in REGISTRY.values() if info.tuned_adapter == adapter]
     return f"{base} + {adapter}" + (f" (the adapter tuned for {', '.join(tuned_for)})" if tuned_for else "")

@@ -41,9 +41,13 @@ DEFAULT_STRATEGY = ark.NAME
 DEFAULT_STRATEGIES_HELP = f"{BUNDLED_MODEL_STRATEGY} with the bundled model (no --model), {DEFAULT_STRATEGY} with any other"
 
 
-def default_strategy(model: object | None) -> str:
-    """The strategy of a run that names none, by the model given (a spec, a ChatModel; None: the default)."""
-    return BUNDLED_MODEL_STRATEGY if model is None else DEFAULT_STRATEGY
+def default_strategy(model: object | None, adapted_best: str | None = None) -> str:
+    """The strategy of a run that names none, by the model given (a spec, a ChatModel; None: the default).
+    `adapted_best`: the strategy that scored best on the KG after `arkg adapt` (arkg.llm.adapted), which
+    a run with the bundled model takes."""
+    if model is None:
+        return adapted_best or BUNDLED_MODEL_STRATEGY
+    return DEFAULT_STRATEGY
 
 
 def default_abstains(model: object | None) -> bool:

@@ -11,11 +11,11 @@ import typer
 from rich.console import Console
 
 from arkg.agents import DEFAULT_STRATEGIES_HELP, MAX_QUESTION_CHARS, REGISTRY, Budget, Query, default_abstains, default_strategy, strategy_info
-from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
+from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
-from arkg.cli.options import TEMPERATURE_RANGE, Agreement, AbstainUnsupported, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, AbstainUnsupported, Agreement, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout, kg_best_strategy
 from arkg.cli.render import describe, footer
 from arkg.cli.render.status import RunStatus, strategy_line
 from arkg.cli.settings import parse_assignments, settings_overrides
@@ -86,7 +86,8 @@ def ask(
     """Answer QUESTION over a knowledge graph; every factual step cites the KG's triples."""
     console = Console()
     with user_errors():
-        strategy = strategy_given or default_strategy(model)
+        adapted_best = kg_best_strategy(model, db)
+        strategy = strategy_given or default_strategy(model, adapted_best)
         query = Query(text=question, claim=claim)
         info = strategy_info(strategy)
         flags: dict[str, Any] = {"mode": mode, "edges": edges, "k_max": k_max, "c_max": c_max}
@@ -112,7 +113,7 @@ def ask(
                     answering = model_label(session.model_for(strategy).name)
                 if not as_json:
                     console.print(f"model: {answering}", highlight=False)
-                    console.print(strategy_line(strategy, defaulted=strategy_given is None), highlight=False)
+                    console.print(strategy_line(strategy, defaulted=strategy_given is None, adapted=adapted_best is not None), highlight=False)
                 with nullcontext() if as_json else console.status(live):
                     result = session.ask(
                         query,

@@ -12,20 +12,20 @@ from rich.console import Console
 from rich.markup import escape
 
 from arkg.agents import DEFAULT_STRATEGIES_HELP, REGISTRY, default_strategy
-from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.agents.abstention import Abstention
+from arkg.agents.modes import EdgeSet, SelectionMode
 from arkg.cli.bounds import ANY_INT, MAX_INT
 from arkg.cli.errors import EXIT_INTERRUPTED, user_errors
 from arkg.cli.eval_progress import eval_progress
 from arkg.cli.interrupt import QuitNow, two_step_ctrl_c
-from arkg.cli.options import TEMPERATURE_RANGE, Agreement, AbstainUnsupported, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout
+from arkg.cli.options import TEMPERATURE_RANGE, AbstainUnsupported, Agreement, Model, Protocol, ProtocolName, Retries, Samples, SampleTemperature, Timeout, kg_best_strategy
 from arkg.cli.settings import parse_assignments, settings_overrides
 from arkg.cli.tables import print_table
+from arkg.eval.question_graphs import Perturbation
 from arkg.eval.report import SystemReport, build_report
 from arkg.eval.report_render import notes, report_tables, warnings, write_report
 from arkg.eval.results import check_results_target
 from arkg.eval.runner import DEFAULT_MAX_UNAVAILABLE, RunSummary, StopReason, run_evaluation
-from arkg.eval.question_graphs import Perturbation
 from arkg.eval.setup import EvalPlan, plan_evaluation
 from arkg.paths import check_writable_file
 from arkg.text import one_line
@@ -111,7 +111,7 @@ def evaluate(
 ) -> None:
     """Run a strategy over a data set; each answer is saved as soon as it is known."""
     with user_errors():
-        strategy = strategy or default_strategy(model)
+        strategy = strategy or default_strategy(model, kg_best_strategy(model, db) if db is not None else None)
         dataset = _dataset_path(dataset_file, dataset)
         damaged = check_results_target(out, resume)
         if damaged:

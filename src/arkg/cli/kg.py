@@ -412,7 +412,27 @@ def info(db: StoreOption = None) -> None:
         ("relations", stats.relations),
     ):
         table.add_row(label, f"{value:,}")
+    table.add_row("adapters", _adapters(db))
     Console().print(table)
+
+
+def _adapters(db: str | None) -> Text:
+    """What `arkg adapt` left for this KG: each adapted strategy's score before and after, and which
+    strategy runs take by default; a record that cannot be used says why."""
+    from arkg.errors import ModelError
+    from arkg.llm.adapted import adapted_folder, read_adapted
+
+    try:
+        record = read_adapted(db)
+    except ModelError as error:
+        return Text(f"unusable: {one_line(str(error))}", style="yellow")
+    if record is None:
+        return Text("the shipped ones (`arkg adapt` tunes adapters for this KG)")
+    lines = [f"tuned for this KG in {adapted_folder(db)}; default strategy {record.best_strategy}"]
+    for name, outcome in record.strategies.items():
+        use = "" if outcome.used else ", not used (below the shipped adapter)"
+        lines.append(f"{name}: test questions {outcome.before} -> {outcome.after}{use}")
+    return Text("\n".join(lines))
 
 
 @app.command()

@@ -13,7 +13,7 @@ from rich.markup import escape
 from arkg.agents import DEFAULT_STRATEGIES_HELP, REGISTRY, default_strategy, strategy_info
 from arkg.cli.bounds import MAX_INT
 from arkg.cli.errors import user_errors
-from arkg.cli.options import Model, Retries, Timeout
+from arkg.cli.options import Model, Retries, Timeout, kg_best_strategy
 from arkg.errors import ArkgError
 from arkg.graph import open_graph
 from arkg.graph.bolt import redact_spec
@@ -67,7 +67,7 @@ def mcp(
     console = Console(stderr=not http)
     with user_errors():
         arkg_mcp, server = _mcp_modules()
-        strategy = strategy or default_strategy(model)
+        strategy = strategy or default_strategy(model, kg_best_strategy(model, db))
         strategy_info(strategy)
         if http:
             token, allowed_hosts = server.access_rule(host, token)
@@ -80,7 +80,7 @@ def mcp(
         if traces is not None and not (traces.is_dir() and os.access(traces, os.W_OK)):
             raise ArkgError(f"--traces {traces}: no such folder, or not writable")
         with console.status("Opening the knowledge graph"):
-            session = Session(open_graph(db, read_only=True), model, cache=not no_cache, timeout=timeout, retries=retries)
+            session = Session(open_graph(db, read_only=True), model, kg_spec=db, cache=not no_cache, timeout=timeout, retries=retries)
         config = arkg_mcp.McpConfig(
             strategy=strategy,
             kg_name=redact_spec(db) if db else "the sample KG",
@@ -108,7 +108,8 @@ def mcp(
 def _mcp_modules() -> tuple[Any, Any]:
     """arkg.mcp and arkg.server, or an error saying how to install what they need."""
     try:
-        from arkg import mcp as arkg_mcp, server
+        from arkg import mcp as arkg_mcp
+        from arkg import server
     except ModuleNotFoundError as error:
         # The package, not the submodule: an old mcp (1.x) lacks mcp.server.mcpserver, and the extra brings 2.x.
         missing = (error.name or "mcp").partition(".")[0]

@@ -77,3 +77,11 @@ Agreement = Annotated[
 SampleTemperature = Annotated[
     float, typer.Option("--sample-temperature", min=0.0, max=2.0, help="Self-consistency: temperature of the samples.")
 ]
+
+
+def kg_best_strategy(model: str | None, db: str | None) -> str | None:
+    """The strategy `arkg adapt` found best on the KG `db` (None: the sample KG), which a run naming no
+    model and no strategy takes; None when the KG has not been adapted or a model is named."""
+    from arkg.llm.adapted import adapted_default_strategy
+
+    return adapted_default_strategy(db) if model is None else None

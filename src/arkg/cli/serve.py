@@ -12,7 +12,7 @@ from rich.markup import escape
 from arkg.agents import DEFAULT_STRATEGIES_HELP, REGISTRY, default_strategy, strategy_info
 from arkg.cli.bounds import MAX_INT
 from arkg.cli.errors import user_errors
-from arkg.cli.options import Model, Retries, Timeout
+from arkg.cli.options import Model, Retries, Timeout, kg_best_strategy
 from arkg.errors import ArkgError
 from arkg.graph import open_graph
 from arkg.graph.bolt import redact_spec
@@ -68,14 +68,14 @@ def serve(
     console = Console()
     with user_errors():
         server = _server_modules()
-        strategy = strategy or default_strategy(model)
+        strategy = strategy or default_strategy(model, kg_best_strategy(model, db))
         strategy_info(strategy)
         folder = (traces or Path.cwd()).resolve()
         if not folder.is_dir():
             raise ArkgError(f"--traces {traces}: no such folder")
         token, allowed_hosts = server.access_rule(host, token)
         with console.status("Opening the knowledge graph"):
-            session = Session(open_graph(db, read_only=True), model, cache=not no_cache, timeout=timeout, retries=retries)
+            session = Session(open_graph(db, read_only=True), model, kg_spec=db, cache=not no_cache, timeout=timeout, retries=retries)
         config = server.ServerConfig(
             strategy=strategy,
             traces=folder,

@@ -29,7 +29,8 @@ class RunStatus:
         )
 
 
-def strategy_line(strategy: str, defaulted: bool) -> str:
-    """Which strategy answers, and how to ask another."""
+def strategy_line(strategy: str, defaulted: bool, adapted: bool = False) -> str:
+    """Which strategy answers, and how to ask another. `adapted`: the default came from `arkg adapt`."""
     others = ", ".join(name for name in REGISTRY if name != strategy)
-    return f"strategy: {strategy}{' (the default)' if defaulted else ''}; others: --strategy {others}"
+    why = " (the best on this KG's test questions after arkg adapt)" if adapted else " (the default)"
+    return f"strategy: {strategy}{why if defaulted else ''}; others: --strategy {others}"
