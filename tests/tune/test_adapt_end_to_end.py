@@ -18,7 +18,7 @@ from arkg.data import sample_graph_path, tuned_adapter_path
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.llm.adapted import RECORD_FILE, read_adapted
 from arkg.llm.file_digest import file_sha256
-from arkg.tune.adapt import AdaptError, AdaptOptions, AdaptProgress, adapt
+from arkg.tune.adapt import AdaptOptions, AdaptProgress, adapt
 
 pytestmark = pytest.mark.slow
 
@@ -81,9 +81,10 @@ def test_adapt_stops_resumes_and_its_adapter_answers_by_default(tmp_path: Path) 
     assert sorted(pair["source"] for pair in mix) == ["domains"] * 2 + ["kg"] * 6  # a quarter replayed
     assert [source["drawn"] for source in sidecar["data"]["synth"]["content"]["sources"]] == [6, 2]
 
-    # Another run's options on the same KG are refused until --restart.
-    with pytest.raises(AdaptError, match="other steps"):
-        adapt(str(kg), OPTIONS.model_copy(update={"steps": 4}))
+    # Finished, the same call does nothing again; a run of other options would start over.
+    again: list[AdaptProgress] = []
+    assert adapt(str(kg), OPTIONS, command="arkg adapt --db kg.db", on_progress=again.append).record.strategies == record.strategies
+    assert not [p for p in again if p.stage == "tuning"]
 
     answered = _arkg("ask", QUESTION, "--db", str(kg), cwd=tmp_path)
     assert answered.returncode == 0, answered.stderr[-2000:]

@@ -60,6 +60,7 @@ WORK = "work"
 KG_SOURCE = "kg"  # the name of the KG's own questions in the pairs (the replayed ones are "domains")
 PLAN_FILE = "plan.json"
 CLOCK_FILE = "clock.json"
+DONE_FILE = "done"  # written once the adapters are installed: a run of other options may then start over
 REPORT_FILE = "report.md"
 # Questions per template and invented domain for the replayed pairs: a few hundred questions, several
 # thousand pairs, enough to draw any replay share from.
@@ -176,24 +177,33 @@ def adapt_table(record: AdaptedRecord) -> Table:
 
 
 def _claim(db: str | Path | None, folder: Path, work: Path, options: AdaptOptions, restart: bool) -> Path:
-    """Make `work` this run's folder (new, or one started with the same KG and options) and return the
-    SQLite store the run reads: the KG itself, or the sample KG written into the folder."""
+    """Make `work` this run's folder (new, one started with the same KG and options, or a finished one,
+    which a run of another KG or other options replaces) and return the SQLite store the run reads: the
+    KG itself, or the sample KG written into the folder."""
     spec = "sample" if db is None else str(db)
+    stats = None
     if spec != "sample":
         path = Path(spec)
         if not path.is_file():
             what = "a remote store" if ":" in spec else "no such file"
             raise AdaptError(f"{spec}: {what}; arkg adapt reads a SQLite store (`arkg kg load FILE --db STORE`) or the sample KG")
-        with closing(SQLiteGraph(path, create=False, read_only=True)):
-            pass  # not an arkg store: refused here, by the store's own message
-    identity = {"kg": spec if spec == "sample" else str(Path(spec).resolve()), "options": options.identity()}
+        # Not an arkg store: refused here, by the store's own message. Its size tells a KG loaded since.
+        with closing(SQLiteGraph(path, create=False, read_only=True)) as graph:
+            stats = graph.stats()
+    identity = {
+        "kg": spec if spec == "sample" else str(Path(spec).resolve()),
+        "kg_size": None if stats is None else {"triples": stats.triples, "entities": stats.entities},
+        "options": options.identity(),
+    }
     plan = work / PLAN_FILE
-    if restart and work.exists():
+    if plan.is_file() and (restart or (work / DONE_FILE).is_file() and json.loads(plan.read_text(encoding="utf-8")) != identity):
         shutil.rmtree(work)
     if plan.is_file():
         earlier = json.loads(plan.read_text(encoding="utf-8"))
         if earlier != identity:
             changed = [key for key, value in identity["options"].items() if earlier.get("options", {}).get(key) != value]
+            if earlier.get("kg_size") != identity["kg_size"]:
+                changed.append("KG contents")
             raise AdaptError(
                 f"{work} holds an unfinished adapt run with other {', '.join(changed) or 'KG'}; "
                 "run it with the same options to go on, or add --restart to start over"
@@ -328,6 +338,7 @@ def _install(
     )
     write_atomically(folder / RECORD_FILE, record.model_dump_json(indent=2) + "\n")
     clock.save()
+    (folder / WORK / DONE_FILE).touch()
     return record
 
 
