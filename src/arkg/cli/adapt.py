@@ -25,6 +25,7 @@ stderr = Console(stderr=True, soft_wrap=True)
 console = Console(soft_wrap=True)
 
 STAGES = {
+    "sampling": "Sampling the KG",
     "questions": "Making questions",
     "pairs": "Training pairs",
     "replay pairs": "Replayed pairs",
@@ -76,6 +77,7 @@ def adapt(
 
         progress = progress_bar(stderr, disable=not stderr.is_terminal)
         tasks: dict[tuple[str, str | None], object] = {}
+        quarters: dict[tuple[str, str | None], int] = {}
 
         def on_progress(step: AdaptProgress) -> None:
             key = (step.stage, step.strategy)
@@ -83,8 +85,12 @@ def adapt(
             budget = f"{timedelta(seconds=round(step.spent_s))} of {timedelta(seconds=round(step.budget_s))}"
             if key not in tasks:
                 tasks[key] = progress.add_task(label, total=step.total, status=budget)
-                if not stderr.is_terminal:
-                    stderr.print(f"{label} ({budget} spent)", highlight=False)
+            # Without a terminal (a log file, CI), a line as each stage starts and at each quarter of it.
+            quarter = 4 * step.done // step.total if step.total else 0
+            if not stderr.is_terminal and quarters.get(key, -1) < quarter:
+                quarters[key] = quarter
+                done = f"{step.done:,}/{step.total:,}" if step.total else f"{step.done:,}"
+                stderr.print(f"{label}: {done} ({budget} spent)", highlight=False)
             progress.update(tasks[key], completed=step.done, total=step.total, status=budget)  # type: ignore[arg-type]
 
         db_spec = None if db == "sample" else db

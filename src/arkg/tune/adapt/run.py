@@ -71,7 +71,7 @@ INSTALL_S = 30.0
 
 @dataclass(frozen=True)
 class AdaptProgress:
-    """Where a run stands: its stage (questions, pairs, before, tuning, after), the strategy it is on,
+    """Where a run stands: its stage (sampling, questions, pairs, replay pairs, before, tuning, after), the strategy it is on,
     the stage's progress, and the time spent of the budget (earlier sessions included)."""
 
     stage: str
@@ -122,7 +122,7 @@ def adapt(
     if not questions.is_file():
         write_kg_questions(
             str(store), questions, limit=options.questions, seed=options.seed, test_share=options.test_share,
-            progress=lambda phase, done, total: report("questions", None, done, total),
+            progress=lambda phase, done, total: report("sampling" if phase == "sampling" else "questions", None, done, total),
         )
     mixes = {name: _mix(store, questions, work / name, options, name, report) for name in options.strategies}
     if stop.is_set():
@@ -172,7 +172,7 @@ def adapt_table(record: AdaptedRecord) -> Table:
         f"{record.kg}: the KG's test questions, right before and after adapting",
         ["strategy", "shipped adapter", "adapted", "steps", "adapter"],
         rows,
-        f"{record.test_questions} test questions per strategy, of {record.questions} made from the KG; whose anchors no training question names.",
+        f"{record.test_questions} test questions per strategy, of {record.questions} made from the KG; no training question names their anchors.",
     )
 
 
