@@ -19,6 +19,7 @@ that a run stopped (Ctrl-C, `stop`) or killed goes on where it was when called a
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import threading
@@ -291,6 +292,8 @@ def _tune(
             end_now=lambda: clock.spent() >= end_at,
             on_progress=lambda step: _tuning_progress(report, name, step),
         )
+        # The trainer's model and optimizer hold reference cycles: free them before the next strategy's.
+        gc.collect()
         if not result.finished:
             return None
     steps = json.loads(sidecar.read_text(encoding="utf-8"))["steps"]
