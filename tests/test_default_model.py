@@ -71,6 +71,19 @@ def test_the_default_sessions_name_lists_the_adapter_of_each_strategy(opened: li
         )
 
 
+def test_after_arkg_adapt_the_name_lists_the_kgs_own_adapter(opened: list[str], tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from adapted_records import write_record
+
+    from arkg.llm.adapted import adapted_folder
+
+    monkeypatch.setenv("ARKG_CACHE_DIR", str(tmp_path))
+    write_record(adapted_folder(None))  # an adapter for ark only
+    with Session() as session:
+        assert session.model_name == (
+            "llamacpp with the adapter tuned for each strategy (ark: adapted-ark, kg-agent: tuned-kg-agent; none for the others)"
+        )
+
+
 @pytest.mark.parametrize(
     ("name", "parts", "label"),
     [

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePath
 from types import TracebackType
 from typing import Any
 
@@ -68,8 +68,12 @@ class Session:
             return self._model
         if self._model is not None:
             return self._open(self._model)
+        return self._open(self._default_spec(strategy))
+
+    def _default_spec(self, strategy: str) -> str:
+        """The spec of `strategy`'s model when none is given: the KG's adapter (arkg adapt), else the shipped one."""
         tuned = strategy_info(strategy).tuned_adapter
-        return self._open(kg_model_spec(self._kg_spec, strategy, tuned) if self._adapted is not None else default_model_spec(tuned))
+        return kg_model_spec(self._kg_spec, strategy, tuned) if self._adapted is not None else default_model_spec(tuned)
 
     @property
     def model_name(self) -> str:
@@ -81,7 +85,12 @@ class Session:
             return self._open(self._model).name
         plain = self._open(default_model_spec(None)).name
         names = {strategy: self.model_for(strategy).name for strategy in REGISTRY}
-        adapters = [f"{strategy}: {REGISTRY[strategy].tuned_adapter}" for strategy, name in names.items() if name != plain]
+        # A shipped adapter by its spec name, one of `arkg adapt` by its file's.
+        adapters = [
+            f"{strategy}: {PurePath(parse_model_spec(self._default_spec(strategy)).adapter or '').stem}"
+            for strategy, name in names.items()
+            if name != plain
+        ]
         if not adapters:
             return plain
         return f"{plain} with the adapter tuned for each strategy ({', '.join(adapters)}; none for the others)"
