@@ -47,6 +47,10 @@ def adapt(
     replay_share: Annotated[float, typer.Option("--replay-share", min=0, max=0.95, help="Share of the pairs replayed from the shipped adapters' training domains.")] = 0.25,
     steps: Annotated[int, typer.Option("--steps", min=1, max=MAX_INT, help="At most this many optimizer steps per strategy.")] = 150,
     threads: Annotated[int | None, typer.Option("--threads", min=1, max=1024, help="Training threads (default: one per core).")] = None,
+    micro_batch_size: Annotated[
+        int | None,
+        typer.Option("--micro-batch-size", min=1, max=MAX_INT, help="Pairs per forward pass, a divisor of 8: the same steps in less memory (default: all 8)."),
+    ] = None,
     seed: Annotated[int, typer.Option(**ANY_INT, help="Seed of the questions, the mix and tuning.")] = 0,
     restart: Annotated[bool, typer.Option("--restart", help="Discard an unfinished run of this KG and start over.")] = False,
 ) -> None:
@@ -98,7 +102,7 @@ def adapt(
             with progress, two_step_ctrl_c(stopping):
                 result = run_adapt(
                     db_spec, options, command=shlex.join(["arkg", *sys.argv[1:]]), restart=restart, threads=threads,
-                    stop=stop, on_progress=on_progress,
+                    micro_batch_size=micro_batch_size, stop=stop, on_progress=on_progress,
                 )
         except QuitNow:
             stderr.print("[yellow]Quit[/yellow]: finished stages and the last checkpoint are kept; the same command goes on.")

@@ -102,10 +102,14 @@ def adapt(
     command: str = "",
     restart: bool = False,
     threads: int | None = None,
+    micro_batch_size: int | None = None,
     stop: threading.Event | None = None,
     on_progress: Callable[[AdaptProgress], None] = lambda progress: None,
 ) -> AdaptResult:
-    """Adapt the bundled model to the KG `db` (a SQLite store; None or "sample": the sample KG)."""
+    """Adapt the bundled model to the KG `db` (a SQLite store; None or "sample": the sample KG).
+
+    threads and micro_batch_size go to tuning (arkg.tune.tune): they change its speed and memory, not
+    its steps, so a run may resume with others."""
     stop = stop or threading.Event()
     unknown = [name for name in options.strategies if name not in taught_strategies()]
     if unknown or not options.strategies:
@@ -139,7 +143,7 @@ def adapt(
 
     adapters: dict[str, tuple[Path, Path, int]] = {}
     for index, name in enumerate(options.strategies):
-        tuned = _tune(mixes[name], work / name, name, options, clock, before, index, threads, stop, report)
+        tuned = _tune(mixes[name], work / name, name, options, clock, before, index, threads, micro_batch_size, stop, report)
         if tuned is None:
             return _unfinished(folder, clock)
         adapters[name] = tuned
@@ -268,7 +272,7 @@ def _evaluate(
 
 def _tune(
     mix: Path, work: Path, name: str, options: AdaptOptions, clock: _Clock, before: dict[str, Score],
-    index: int, threads: int | None, stop: threading.Event, report: Callable[..., None],
+    index: int, threads: int | None, micro_batch_size: int | None, stop: threading.Event, report: Callable[..., None],
 ) -> tuple[Path, Path, int] | None:
     """Tune the strategy's adapter; returns its file, sidecar and steps (None: stopped)."""
     out = work / "tune"
@@ -288,6 +292,7 @@ def _tune(
             from_adapter=tuned_adapter_path(shipped) if shipped is not None else None,
             command=f"arkg adapt (tuning {name})",
             threads=threads,
+            micro_batch_size=micro_batch_size,
             should_stop=stop.is_set,
             end_now=lambda: clock.spent() >= end_at,
             on_progress=lambda step: _tuning_progress(report, name, step),
