@@ -46,7 +46,8 @@ def test_adapt_stops_resumes_and_its_adapter_answers_by_default(tmp_path: Path) 
         if progress.stage == "tuning":
             stop.set()
 
-    first = adapt(str(kg), OPTIONS, stop=stop, on_progress=stop_when_tuning)
+    # Two pairs a forward pass, then the whole batch on resuming: the same steps, in less memory.
+    first = adapt(str(kg), OPTIONS, micro_batch_size=2, stop=stop, on_progress=stop_when_tuning)
     folder = tmp_path / "kg.db.adapted"
     work = folder / "work"
     assert (first.finished, first.record, first.folder) == (False, None, folder)
