@@ -35,13 +35,13 @@ def kg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _plan(kg: Path) -> dict[str, object]:
-    return json.loads((kg.parent / "kg.db.adapted" / "work" / "plan.json").read_text(encoding="utf-8"))
+    return json.loads((kg.parent / "kg.db.adapted" / "stages" / "plan.json").read_text(encoding="utf-8"))
 
 
 def test_an_unfinished_run_of_other_options_is_refused_until_restart(kg: Path) -> None:
     with pytest.raises(Claimed):
         adapt(str(kg), OPTIONS)
-    marker = kg.parent / "kg.db.adapted" / "work" / "kept.txt"
+    marker = kg.parent / "kg.db.adapted" / "stages" / "kept.txt"
     marker.write_text("work of the first run", encoding="utf-8")
     with pytest.raises(AdaptError, match=r"holds an unfinished adapt run with other steps, seed; run it with the same options to go on, or add --restart"):
         adapt(str(kg), OPTIONS.model_copy(update={"steps": 9, "seed": 1}))
@@ -57,7 +57,7 @@ def test_an_unfinished_run_of_other_options_is_refused_until_restart(kg: Path) -
 def test_a_finished_run_gives_way_to_other_options_and_to_a_changed_kg(kg: Path) -> None:
     with pytest.raises(Claimed):
         adapt(str(kg), OPTIONS)
-    work = kg.parent / "kg.db.adapted" / "work"
+    work = kg.parent / "kg.db.adapted" / "stages"
     (work / "done").touch()
     with pytest.raises(Claimed):
         adapt(str(kg), OPTIONS.model_copy(update={"steps": 9}))

@@ -49,7 +49,7 @@ def test_adapt_stops_resumes_and_its_adapter_answers_by_default(tmp_path: Path) 
     # Two pairs a forward pass, then the whole batch on resuming: the same steps, in less memory.
     first = adapt(str(kg), OPTIONS, micro_batch_size=2, stop=stop, on_progress=stop_when_tuning)
     folder = tmp_path / "kg.db.adapted"
-    work = folder / "work"
+    work = folder / "stages"
     assert (first.finished, first.record, first.folder) == (False, None, folder)
     # Step 1 is reported (and the stop asked) after the trainer's check of that step: step 2 stops.
     assert [p.done for p in seen if p.stage == "tuning"] == [1, 2]

@@ -3,7 +3,7 @@
     result = adapt("my.db", AdaptOptions(time_budget_s=3600))
     result.record.best_strategy          # what `arkg ask --db my.db` now uses when no strategy is named
 
-Stages, each kept in the KG's adapt folder (arkg.llm.adapted) under `work/` as soon as it is done, so
+Stages, each kept in the KG's adapt folder (arkg.llm.adapted) under `stages/` as soon as it is done, so
 that a run stopped (Ctrl-C, `stop`) or killed goes on where it was when called again:
 
 1. questions: `arkg questions` over the KG, split by anchor entity into train and test;
@@ -57,7 +57,7 @@ from arkg.tune.options import TuneOptions
 from arkg.tune.run import tune
 from arkg.tune.train import StepProgress
 
-WORK = "work"
+WORK = "stages"
 KG_SOURCE = "kg"  # the name of the KG's own questions in the pairs (the replayed ones are "domains")
 PLAN_FILE = "plan.json"
 CLOCK_FILE = "clock.json"
