@@ -117,7 +117,7 @@ def adapt(
     folder = adapted_folder(db)
     work = folder / WORK
     store = _claim(db, folder, work, options, restart)
-    clock = _Clock(work / CLOCK_FILE, options.time_budget_s)
+    clock = _Clock(work / CLOCK_FILE)
 
     def report(stage: str, strategy: str | None, done: int, total: int | None) -> None:
         clock.save_now_and_then()
@@ -143,7 +143,7 @@ def adapt(
 
     adapters: dict[str, tuple[Path, Path, int]] = {}
     for index, name in enumerate(options.strategies):
-        tuned = _tune(mixes[name], work / name, name, options, clock, before, index, threads, micro_batch_size, stop, report)
+        tuned = _tune(mixes[name], work / name, name, options, clock, index, threads, micro_batch_size, stop, report)
         if tuned is None:
             return _unfinished(folder, clock)
         adapters[name] = tuned
@@ -271,7 +271,7 @@ def _evaluate(
 
 
 def _tune(
-    mix: Path, work: Path, name: str, options: AdaptOptions, clock: _Clock, before: dict[str, Score],
+    mix: Path, work: Path, name: str, options: AdaptOptions, clock: _Clock,
     index: int, threads: int | None, micro_batch_size: int | None, stop: threading.Event, report: Callable[..., None],
 ) -> tuple[Path, Path, int] | None:
     """Tune the strategy's adapter; returns its file, sidecar and steps (None: stopped)."""
@@ -366,9 +366,8 @@ class _Clock:
 
     SAVE_EVERY_S = 5.0
 
-    def __init__(self, path: Path, budget_s: float) -> None:
+    def __init__(self, path: Path) -> None:
         self.path = path
-        self.budget_s = budget_s
         self.earlier = json.loads(path.read_text(encoding="utf-8"))["spent_s"] if path.is_file() else 0.0
         self.started = time.monotonic()
         self.saved_at = self.started
