@@ -52,9 +52,11 @@ class Session:
         if isinstance(model, str):
             parse_model_spec(model)  # a mistyped spec is refused before anything opens
         self.kg = db if isinstance(db, KnowledgeGraph) else open_graph(db)
-        # The spec the KG was opened from, whose `arkg adapt` adapters a run naming no model uses.
+        # The spec the KG was opened from (None is the sample KG), whose `arkg adapt` record is read once here;
+        # a KnowledgeGraph given without its spec has none.
         self._kg_spec = kg_spec if isinstance(db, KnowledgeGraph) else db
-        self._adapted = read_adapted(self._kg_spec) if model is None and (kg_spec is not None or not isinstance(db, KnowledgeGraph)) else None
+        known = kg_spec is not None or not isinstance(db, KnowledgeGraph)
+        self._adapted = read_adapted(self._kg_spec) if model is None and known else None
         self._model = model
         self._options: dict[str, Any] = {"cache": cache, "timeout": timeout, "retries": retries}
         self._loaded: dict[Path, Any] = {}  # llama.cpp weights by GGUF file, shared by specs that differ in adapter
@@ -73,7 +75,7 @@ class Session:
     def _default_spec(self, strategy: str) -> str:
         """The spec of `strategy`'s model when none is given: the KG's adapter (arkg adapt), else the shipped one."""
         tuned = strategy_info(strategy).tuned_adapter
-        return kg_model_spec(self._kg_spec, strategy, tuned) if self._adapted is not None else default_model_spec(tuned)
+        return kg_model_spec(self._kg_spec, self._adapted, strategy, tuned)
 
     @property
     def model_name(self) -> str:

@@ -35,21 +35,21 @@ def test_where_adapters_live(store: Path, tmp_path: Path, monkeypatch: pytest.Mo
 
 def test_a_kg_without_a_record_keeps_the_shipped_adapters(store: Path) -> None:
     assert read_adapted(str(store)) is None and adapted_default_strategy(str(store)) is None
-    assert kg_model_spec(str(store), "ark", "tuned") == "llamacpp:tuned"
-    assert kg_model_spec(str(store), "cot", None) == "llamacpp"
+    assert kg_model_spec(str(store), read_adapted(str(store)), "ark", "tuned") == "llamacpp:tuned"
+    assert kg_model_spec(str(store), read_adapted(str(store)), "cot", None) == "llamacpp"
 
 
 def test_a_record_gives_its_adapters_and_best_strategy(store: Path) -> None:
     written = write_record(store.parent / "kg.db.adapted", best="ark")
     assert read_adapted(str(store)) == written and adapted_default_strategy(str(store)) == "ark"
-    assert kg_model_spec(str(store), "ark", "tuned") == f"llamacpp:+{store.parent / 'kg.db.adapted' / 'adapted-ark.gguf'}"
+    assert kg_model_spec(str(store), read_adapted(str(store)), "ark", "tuned") == f"llamacpp:+{store.parent / 'kg.db.adapted' / 'adapted-ark.gguf'}"
     # A strategy adapt made no adapter for keeps its shipped one.
-    assert kg_model_spec(str(store), "kg-agent", "tuned-kg-agent") == "llamacpp:tuned-kg-agent"
+    assert kg_model_spec(str(store), read_adapted(str(store)), "kg-agent", "tuned-kg-agent") == "llamacpp:tuned-kg-agent"
 
 
 def test_an_adapter_that_scored_lower_is_not_used(store: Path) -> None:
     write_record(store.parent / "kg.db.adapted", used=False)
-    assert kg_model_spec(str(store), "ark", "tuned") == "llamacpp:tuned"
+    assert kg_model_spec(str(store), read_adapted(str(store)), "ark", "tuned") == "llamacpp:tuned"
 
 
 def test_a_record_made_for_another_base_model_is_refused(store: Path) -> None:

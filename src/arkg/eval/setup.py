@@ -25,7 +25,7 @@ from arkg.graph.model import KnowledgeGraph
 from arkg.graph.sparql import SparqlGraph, fetch_snapshot
 from arkg.graph.sqlite_store import SQLiteGraph
 from arkg.llm.base import Sampling
-from arkg.llm.adapted import kg_model_spec
+from arkg.llm.adapted import kg_model_spec, read_adapted
 from arkg.llm.spec import default_model_spec, open_model, parse_model_spec
 
 # RunConfig.kg when every question runs on a graph of its own.
@@ -102,7 +102,7 @@ def plan_evaluation(
         raise ArkgError(f"temperature {temperature}: {error.errors()[0]['msg']}") from None
     info = strategy_info(strategy)
     if model_spec is None:  # no model named: the bundled one with the KG's adapter for the strategy, else the shipped one
-        model_spec = kg_model_spec(db, strategy, info.tuned_adapter) if db is not None else default_model_spec(info.tuned_adapter)
+        model_spec = kg_model_spec(db, read_adapted(db), strategy, info.tuned_adapter) if db is not None else default_model_spec(info.tuned_adapter)
     if perturbation is not Perturbation.NONE and not info.uses_kg:
         raise ArkgError(f"--perturb {perturbation.value}: strategy {strategy!r} reads no KG, so altering the KG changes nothing")
     typed_settings = strategy_settings(strategy, settings)

@@ -6,7 +6,7 @@ adapter per strategy with its sidecar, and `adapted.json`: each strategy's score
 test questions before and after, and the strategy that scored best, which runs that name none use.
 
 Runs that name no `--model` read the record (read_adapted) and take the KG's adapter for their
-strategy (kg_model_spec); `--model` overrides it.
+strategy (kg_model_spec, given the record read once); `--model` overrides it.
 """
 
 from __future__ import annotations
@@ -120,10 +120,10 @@ def adapter_path(db: str | Path | None, record: AdaptedRecord, strategy: str) ->
     return adapted_folder(db) / outcome.adapter if outcome is not None and outcome.used else None
 
 
-def kg_model_spec(db: str | Path | None, strategy: str, tuned_adapter: str | None) -> str:
+def kg_model_spec(db: str | Path | None, record: AdaptedRecord | None, strategy: str, tuned_adapter: str | None) -> str:
     """The spec of a run of `strategy` on the KG `db` that names no model: the bundled model with the
-    KG's own adapter when `arkg adapt` made one for the strategy, else with the shipped one."""
-    record = read_adapted(db)
+    KG's own adapter when its adapt record (read_adapted; None: none) has one for the strategy, else
+    with the shipped one."""
     adapter = adapter_path(db, record, strategy) if record is not None else None
     return f"llamacpp:+{adapter}" if adapter is not None else default_model_spec(tuned_adapter)
 

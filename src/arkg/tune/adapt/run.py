@@ -201,21 +201,21 @@ def _claim(db: str | Path | None, folder: Path, work: Path, options: AdaptOption
         "options": options.identity(),
     }
     plan = work / PLAN_FILE
-    if plan.is_file() and (restart or (work / DONE_FILE).is_file() and json.loads(plan.read_text(encoding="utf-8")) != identity):
+    earlier = json.loads(plan.read_text(encoding="utf-8")) if plan.is_file() else None
+    if earlier is not None and (restart or (earlier != identity and (work / DONE_FILE).is_file())):
         shutil.rmtree(work)
-    if plan.is_file():
-        earlier = json.loads(plan.read_text(encoding="utf-8"))
-        if earlier != identity:
-            changed = [key for key, value in identity["options"].items() if earlier.get("options", {}).get(key) != value]
-            if earlier.get("kg_size") != identity["kg_size"]:
-                changed.append("KG contents")
-            raise AdaptError(
-                f"{work} holds an unfinished adapt run with other {', '.join(changed) or 'KG'}; "
-                "run it with the same options to go on, or add --restart to start over"
-            )
-    else:
+        earlier = None
+    if earlier is None:
         work.mkdir(parents=True, exist_ok=True)
         write_atomically(plan, json.dumps(identity, indent=2) + "\n")
+    elif earlier != identity:
+        changed = [key for key, value in identity["options"].items() if earlier.get("options", {}).get(key) != value]
+        if earlier.get("kg_size") != identity["kg_size"]:
+            changed.append("KG contents")
+        raise AdaptError(
+            f"{work} holds an unfinished adapt run with other {', '.join(changed) or 'KG'}; "
+            "run it with the same options to go on, or add --restart to start over"
+        )
     if spec != "sample":
         return Path(spec)
     store = work / "kg.db"
